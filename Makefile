@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# hotcold: hot and cold per-CPU page queues for Linux 6.12.
+# The two commands that matter are `make test` and `make bench`; the rest
+# are the steps they are made of, for working on the series.
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help test bench tree export check tree-reset kernels kernel-% image \
+	shell checkpatch build-series cachesim clean distclean
+
+help:
+	@echo "hotcold -- hot/cold per-CPU page queues for Linux 6.12"
+	@echo
+	@echo "  make test          build, boot and test the series (KUnit, guest tests,"
+	@echo "                     debug kernel, checkpatch); last line: N passed, N failed"
+	@echo "  make bench         vanilla vs hotcold vs hotcold-off; report in build/bench/"
+	@echo "  make bench QUICK=1 the same, short"
+	@echo
+	@echo "  make tree          build/linux: baseline + one commit per patch"
+	@echo "  make export        write build/linux's commits to patches/"
+	@echo "  make check         fail if patches/ and build/linux disagree"
+	@echo "  make tree-reset    drop build/linux work, re-apply patches/"
+	@echo "  make kernel-FLAVOUR  build one of: vanilla hotcold debug"
+	@echo "  make shell         boot the hotcold kernel to a busybox shell"
+	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
+	@echo "  make build-series  build the kernel at every step of the series"
+
+test:
+	@$(S)/test.sh
+
+bench:
+	@$(S)/bench.sh
+
+tree:
+	@$(S)/deps.sh && $(S)/source.sh && $(S)/tree.sh setup
+
+export:
+	@$(S)/tree.sh export
+
+check:
+	@$(S)/tree.sh check
+
+tree-reset:
+	@$(S)/tree.sh reset
+
+kernels: kernel-vanilla kernel-hotcold
+
+kernel-%:
+	@$(S)/build-kernel.sh $*
+
+image:
+	@$(S)/initramfs.sh && $(S)/disk.sh
+
+shell: kernel-hotcold image
+	@$(S)/modules.sh hotcold
+	@$(S)/run-guest.sh --interactive hotcold shell
+
+checkpatch:
+	@$(S)/checkpatch.sh
+
+build-series:
+	@$(S)/build-series.sh
+
+clean:
+	rm -rf build/logs build/bench build/initramfs* build/disk* build/modules-*
+
+distclean:
+	rm -rf build

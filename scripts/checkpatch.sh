@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the tree's checkpatch.pl --strict on every patch of patches/series.
+# Prints "ok NAME" or "FAIL NAME" per patch followed by checkpatch's report.
+. "$(dirname "$0")/lib.sh"
+step checkpatch
+
+[ -x "$TREE/scripts/checkpatch.pl" ] || fail "no build/linux -- run scripts/tree.sh setup"
+[ -f "$ROOT/patches/series" ] || exit 0
+rc=0
+for p in $(grep -v '^#' "$ROOT/patches/series"); do
+	out=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --color=never \
+		--summary-file "$ROOT/patches/$p" 2>&1)
+	if echo "$out" | grep -q 'total: 0 errors, 0 warnings'; then
+		echo "ok $p"
+	else
+		echo "FAIL $p"
+		echo "$out" | sed 's/^/    /'
+		rc=1
+	fi
+done
+exit $rc

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Make sure the host has every tool the workbench needs.  Missing ones are
+# installed with apt-get (as root); otherwise the script names them and stops.
+#
+# usage: scripts/deps.sh [test|bench]
+. "$(dirname "$0")/lib.sh"
+step deps
+
+# command:package pairs
+NEED="gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio xz:xz-utils
+perl:perl python3:python3 git:git ccache:ccache
+qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs
+busybox:busybox-static sparse:sparse
+/usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev
+stress-ng:stress-ng pkg-config:pkg-config
+/usr/include/glib-2.0/glib.h:libglib2.0-dev"
+[ "${1:-test}" = bench ] && NEED="$NEED gnuplot:gnuplot-nox"
+
+have() {
+	case $1 in
+	/*) [ -e "$1" ] ;;
+	busybox) [ -x /bin/busybox ] && /bin/busybox 2>&1 | head -1 | grep -q . &&
+		file_is_static /bin/busybox ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+file_is_static() {
+	! LC_ALL=C ldd "$1" >/dev/null 2>&1
+}
+
+missing=
+for pair in $NEED; do
+	have "${pair%%:*}" || missing="$missing ${pair#*:}"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	fail "missing packages:$missing -- run as root, or: sudo apt-get install$missing"
+fi
+msg "installing:$missing"
+log=$LOGS/deps.log
+: >"$log"
+if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	$missing >>"$log" 2>&1; then
+	# The package lists may be stale or absent on a fresh machine.
+	run_logged "$log" "check the network to the Debian mirror (apt-get update)" \
+		apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends $missing >>"$log" 2>&1 ||
+		fail "apt-get install$missing failed -- check the network to the Debian mirror and /etc/apt/sources.list" "$log"
+fi
+for pair in $NEED; do
+	have "${pair%%:*}" ||
+		fail "'${pair%%:*}' still missing after installing ${pair#*:}" "$log"
+done

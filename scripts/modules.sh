@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the out-of-tree benchmark module (bench/module/) against each given
+# kernel flavour and pack it as build/modules-<flavour>.cpio.gz, which
+# scripts/run-guest.sh appends to the guest image.  No module yet: no-op.
+. "$(dirname "$0")/lib.sh"
+step modules
+
+[ -d "$ROOT/bench/module" ] || exit 0
+for f in "$@"; do
+	check_flavour "$f"
+	log=$LOGS/modules-$f.log
+	: >"$log"
+	src=$BUILD/module-$f
+	rm -rf "$src"
+	cp -r "$ROOT/bench/module" "$src"
+	run_logged "$log" "fix the module build error" \
+		make -C "$(kernel_dir "$f")" M="$src" CC="ccache gcc" modules
+	stage=$BUILD/modules-$f
+	rm -rf "$stage"
+	mkdir -p "$stage/guest/modules"
+	cp "$src"/*.ko "$stage/guest/modules/"
+	(cd "$stage" && find . | sort | cpio -o -H newc --reproducible 2>/dev/null) |
+		gzip -1 >"$BUILD/modules-$f.cpio.gz"
+done

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel flavour in QEMU (TCG) with the guest image and run one job.
+#
+# usage: scripts/run-guest.sh [options] FLAVOUR JOB [JOB ARGS...]
+#   --mem MB          guest memory (default 512)
+#   --smp N           vCPUs (default 2)
+#   --timeout S       hard timeout in seconds (default 300)
+#   --append "..."    extra kernel command line
+#   --tag NAME        log name suffix (build/logs/<flavour>-<job>[-NAME].log)
+#   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns)
+#   --plugin SO,ARGS  load a TCG plugin
+#   --allow REGEX     console lines matching REGEX are expected, not failures
+#   --expect-fail     succeed only if the guest fails (runner self-test)
+#   --interactive     serial console on this terminal, no timeout
+#   --no-disk         no scratch disk
+#   --quiet           print nothing on success
+#
+# The console log is kept in build/logs/.  The run fails, printing one line
+# naming the problem and the log's last 40 lines, if the guest times out,
+# panics, never finishes its job, the job exits non-zero, or the console
+# shows a kernel splat (BUG, WARNING, Oops, KASAN, lockdep, list or page
+# corruption, lockups, hung tasks, page allocation failures).
+. "$(dirname "$0")/lib.sh"
+step boot
+
+mem=512 smp=2 timeout=300 append= tag= icount= plugin= allow= expect_fail=
+interactive= disk=1 quiet=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--mem) mem=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--append) append="$append $2"; shift ;;
+	--tag) tag=-$2; shift ;;
+	--icount) icount=1 ;;
+	--plugin) plugin=$2; shift ;;
+	--allow) allow="${allow:+$allow|}$2"; shift ;;
+	--expect-fail) expect_fail=1 ;;
+	--interactive) interactive=1 ;;
+	--no-disk) disk= ;;
+	--quiet) quiet=1 ;;
+	-*) fail "unknown option '$1' -- see the usage at the top of scripts/run-guest.sh" ;;
+	*) break ;;
+	esac
+	shift
+done
+flavour=${1:-} job=${2:-}
+[ -n "$flavour" ] && [ -n "$job" ] ||
+	fail "usage: scripts/run-guest.sh [options] FLAVOUR JOB -- see the top of the script"
+shift 2
+check_flavour "$flavour"
+[ -f "$ROOT/guest/jobs/$job.sh" ] ||
+	fail "unknown job '$job' -- jobs are: $(cd "$ROOT/guest/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' ')"
+step "boot $flavour $job${tag}"
+
+kernel=$(kernel_image "$flavour")
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$kernel" ] || fail "no $flavour kernel at ${kernel#"$ROOT"/} -- run scripts/build-kernel.sh $flavour"
+[ -f "$initrd" ] || fail "no guest image -- run scripts/initramfs.sh"
+# A flavour's own modules ride along as a second cpio archive.
+[ -f "$BUILD/modules-$flavour.cpio.gz" ] && initrd_cat=$BUILD/modules-$flavour.cpio.gz
+
+cmdline="console=ttyS0 panic=-1 hotcold.job=$job"
+[ $# -gt 0 ] && cmdline="$cmdline hotcold.args=$(echo "$*" | tr ' ' ',')"
+[ "$flavour" = debug ] && cmdline="$cmdline debug_pagealloc=on"
+[ "$job" = test ] || cmdline="$cmdline kunit.enable=0"
+cmdline="$cmdline $append"
+
+log=$LOGS/$flavour-$job$tag.log
+if [ -n "${initrd_cat:-}" ]; then
+	cat "$initrd" "$initrd_cat" >"$BUILD/initrd-$flavour.cpio.gz"
+	initrd=$BUILD/initrd-$flavour.cpio.gz
+fi
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m "$mem"
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	-no-reboot -nodefaults -display none)
+[ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")
+[ -n "$icount" ] && qemu+=(-icount shift=0,sleep=off,align=off)
+[ -n "$plugin" ] && qemu+=(-plugin "$plugin")
+
+if [ -n "$interactive" ]; then
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+
+t0=$(now)
+timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio </dev/null >"$log" 2>&1
+qrc=$?
+secs=$(($(now) - t0))
+
+problem=
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	problem="guest timed out after $timeout s"
+elif grep -q 'Kernel panic' "$log"; then
+	problem="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] //')"
+elif [ $qrc != 0 ]; then
+	problem="qemu exited with status $qrc"
+elif ! grep -q '=== HOTCOLD-JOB-END' "$log"; then
+	problem="guest stopped before the job finished"
+else
+	jrc=$(sed -n 's/.*=== HOTCOLD-JOB-END .* rc=\([0-9]*\) ===.*/\1/p' "$log" | tail -1)
+	[ "$jrc" = 0 ] || problem="job '$job' exited with status $jrc"
+fi
+# Kernel splats, unless the job expects them.
+SPLATS='BUG:|WARNING:|Oops|KASAN|kasan|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|suspicious RCU usage|list_add corruption|list_del corruption|Bad page state|bad page|soft lockup|hard LOCKUP|blocked for more than|hung_task|page allocation failure|Call Trace:|general protection fault|UBSAN'
+splats=$(grep -E "$SPLATS" "$log" | grep -v -E "${allow:-^\$^}" | grep -v 'hotcold.job' | head -20)
+if [ -z "$problem" ] && [ -n "$splats" ]; then
+	problem="kernel splat on the console:"
+fi
+
+if [ -n "$expect_fail" ]; then
+	if [ -n "$problem" ]; then
+		[ -n "$quiet" ] || msg "$flavour $job: failed as expected ($problem) in $secs s"
+		exit 0
+	fi
+	fail "the guest was expected to fail and did not (log: ${log#"$ROOT"/})" "$log"
+fi
+if [ -n "$problem" ]; then
+	[ -n "$splats" ] && echo "$splats" | sed 's/^/  | /' >&2
+	fail "$problem (log: ${log#"$ROOT"/}) -- read the log; 'make shell' boots the hotcold kernel to a shell" "$log"
+fi
+# The job's own output, for callers that parse results.
+sed -n '/=== HOTCOLD-JOB-BEGIN/,/=== HOTCOLD-JOB-END/p' "$log" | tr -d '\r' >"${log%.log}.out"
+[ -n "$quiet" ] || msg "$flavour $job$tag: ok in $secs s (log: ${log#"$ROOT"/})"
+exit 0

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test: everything that proves the series correct, on a fresh Debian 12
+# machine.  Stages: deps, source, apply, checkpatch, build, image, harness
+# self-tests, then the hotcold and debug kernels booted with every KUnit case
+# and guest test.  Each stage prints its time; the last line is
+# "N passed, N failed" and the exit status is non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+
+FLAVOURS_TO_TEST=${TEST_FLAVOURS:-hotcold debug}
+T_START=$(now)
+PASSED=0
+FAILED=0
+FAILURES=
+RESULTS=$LOGS/test-results.txt
+: >"$RESULTS"
+
+stage() {
+	STAGE_NAME=$1
+	STAGE_T0=$(now)
+	echo "== $1" >&2
+}
+
+stage_end() {
+	echo "   $STAGE_NAME: $(($(now) - STAGE_T0)) s" >&2
+	echo "stage $STAGE_NAME $(($(now) - STAGE_T0))" >>"$LOGS/test-times.txt"
+}
+
+pass() {
+	PASSED=$((PASSED + 1))
+	echo "ok   $1" >>"$RESULTS"
+}
+
+failed() {
+	FAILED=$((FAILED + 1))
+	FAILURES="$FAILURES
+  $1"
+	echo "FAIL $1" >>"$RESULTS"
+	echo "FAIL $1" >&2
+}
+
+# check NAME CMD...: one test that passes when CMD succeeds
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else failed "$name"; fi
+}
+
+summary() {
+	echo >&2
+	echo "total time: $(($(now) - T_START)) s; results in ${RESULTS#"$ROOT"/}" >&2
+	[ -n "$FAILURES" ] && echo "failures:$FAILURES" >&2
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ]
+}
+
+: >"$LOGS/test-times.txt"
+
+stage deps
+"$ROOT/scripts/deps.sh" test || exit 1
+stage_end
+
+stage source
+"$ROOT/scripts/source.sh" || exit 1
+stage_end
+
+stage apply
+"$ROOT/scripts/tree.sh" sync || exit 1
+stage_end
+
+stage checkpatch
+"$ROOT/scripts/checkpatch.sh" >"$LOGS/checkpatch.txt" 2>&1
+while read -r verdict name; do
+	case $verdict in
+	ok) pass "checkpatch $name" ;;
+	FAIL) failed "checkpatch $name (see build/logs/checkpatch.txt)" ;;
+	esac
+done < <(grep -E '^(ok|FAIL) ' "$LOGS/checkpatch.txt")
+stage_end
+
+for f in $FLAVOURS_TO_TEST; do
+	stage "build $f"
+	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
+	stage_end
+done
+
+stage image
+"$ROOT/scripts/initramfs.sh" || exit 1
+"$ROOT/scripts/disk.sh" || exit 1
+"$ROOT/scripts/modules.sh" $FLAVOURS_TO_TEST || exit 1
+stage_end
+
+stage harness
+# The runner itself: bad input is refused, a panic is caught.
+check "harness refuses an unknown job" \
+	bash -c "! '$ROOT/scripts/run-guest.sh' hotcold no-such-job 2>/dev/null"
+check "harness refuses an unknown flavour" \
+	bash -c "! '$ROOT/scripts/run-guest.sh' no-such-flavour test 2>/dev/null"
+check "harness reports a kernel panic" \
+	"$ROOT/scripts/run-guest.sh" --expect-fail --timeout 120 --tag selftest hotcold panic
+stage_end
+
+for f in $FLAVOURS_TO_TEST; do
+	stage "boot $f"
+	timeout=300
+	[ "$f" = debug ] && timeout=900
+	if "$ROOT/scripts/run-guest.sh" --timeout "$timeout" --mem 512 "$f" test; then
+		pass "boot $f: clean console"
+	else
+		failed "boot $f: console or job failure (build/logs/$f-test.log)"
+	fi
+	if [ -f "$LOGS/$f-test.log" ]; then
+		python3 "$ROOT/scripts/results.py" "$f" "$LOGS/$f-test.log" >"$LOGS/$f-test.results"
+		while read -r verdict rest; do
+			case $verdict in
+			ok) pass "$rest" ;;
+			FAIL) failed "$rest" ;;
+			esac
+		done <"$LOGS/$f-test.results"
+		grep '^COUNT' "$LOGS/$f-test.results" | awk -v f="$f" \
+			'{ printf "   %s: %d passed, %d failed\n", f, $2, $3 }' >&2
+	fi
+	stage_end
+done
+
+summary
