@@ -9,13 +9,14 @@ tap_begin() {
 	echo "TAP version 13"
 }
 
-# tap_run NAME FUNCTION: run a test function, report it
+# tap_run NAME FUNCTION [ARGS...]: run a test function, report it
 tap_run() {
-	local name=$1 out
+	local name=$1 fn=$2 out
 
+	shift 2
 	TAP_N=$((TAP_N + 1))
 	out=/tmp/tap.$$.out
-	if ( set -e; "$2" ) >"$out" 2>&1; then
+	if ( set -e; "$fn" "$@" ) >"$out" 2>&1; then
 		sed 's/^/# /' "$out"
 		echo "ok $TAP_N - $name"
 	else

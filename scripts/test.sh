@@ -100,6 +100,20 @@ check "harness reports a kernel panic" \
 	"$ROOT/scripts/run-guest.sh" --expect-fail --timeout 120 --tag selftest hotcold panic
 stage_end
 
+stage "boot parameter"
+# percpu_pagelist_hot_cold=: valid values taken, bad ones warned and ignored
+for case in "0:0" "1:1" "2:1,warn" "abc:1,warn" "-1:1,warn"; do
+	val=${case%%:*} want=${case#*:}
+	if "$ROOT/scripts/run-guest.sh" --quiet --timeout 120 --tag "param-$val" \
+		--append "percpu_pagelist_hot_cold=$val" hotcold bootparam \
+		$(echo "$want" | tr ',' ' '); then
+		pass "boot parameter percpu_pagelist_hot_cold=$val"
+	else
+		failed "boot parameter percpu_pagelist_hot_cold=$val (build/logs/hotcold-bootparam-param-$val.log)"
+	fi
+done
+stage_end
+
 for f in $FLAVOURS_TO_TEST; do
 	stage "boot $f"
 	timeout=300

@@ -24,6 +24,14 @@ patches_hash() {
 		sha1sum | cut -c1-16
 }
 
+# Debian's .gitignore ignores everything at the top level ("/*"), which
+# would hide every file a patch adds from git status and git add.  Drop that
+# block (it only matters for Debian's packaging repository); nothing built
+# depends on .gitignore.
+drop_debian_ignore_all() {
+	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\/$/d' .gitignore
+}
+
 extract() {
 	step extract
 	local log=$LOGS/tree.log tmp=$BUILD/linux.tmp
@@ -45,6 +53,7 @@ extract() {
 		git config user.email "$(echo "$GIT_AUTHOR" | sed 's/.*<\(.*\)>/\1/')" &&
 		git config core.autocrlf false &&
 		git config gc.auto 0 &&
+		drop_debian_ignore_all &&
 		git add -f -A . &&
 		echo "/.obj-*/" >>.git/info/exclude &&
 		git commit -q -m "baseline: $SOURCE_PKG $ver" &&

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest tests of the hot/cold per-cpu page queues (the series).
+
+HC=/proc/sys/vm/percpu_pagelist_hot_cold
+
+# sum of one zoneinfo pageset field over every zone, for one CPU
+pcp_field() {
+	awk -v cpu="$1" -v f="$2:" '
+		$1 == "cpu:" { c = $2 }
+		$1 == f && c == cpu { s += $2 }
+		END { print s + 0 }' /proc/zoneinfo
+}
+
+t_vmstat_fields() {
+	local f
+	for f in pcp_hot_alloc pcp_cold_alloc pcp_cold_request pcp_hot_free \
+		pcp_cold_free pcp_demote pcp_refill pcp_refill_pages \
+		pcp_drain pcp_drain_pages; do
+		[ -n "$(vmstat $f)" ] || die "no $f in /proc/vmstat"
+	done
+	[ "$(vmstat pcp_refill)" -gt 0 ] || die "pcp_refill is 0 after boot"
+}
+tap_run "vmstat_has_pcp_hot_cold_counters" t_vmstat_fields
+
+t_zoneinfo_fields() {
+	local f
+	for f in hot: cold: hot_high:; do
+		grep -q "^ *$f " /proc/zoneinfo || die "no '$f' in /proc/zoneinfo pagesets"
+	done
+	[ "$(pcp_field 0 hot_high)" -gt 0 ] || die "hot_high of cpu 0 is 0"
+	echo "cpu0: hot $(pcp_field 0 hot) cold $(pcp_field 0 cold) hot_high $(pcp_field 0 hot_high)"
+}
+tap_run "zoneinfo_has_hot_cold_fields" t_zoneinfo_fields
+
+t_sysctl_default() {
+	[ -f $HC ] || die "no $HC"
+	[ "$(cat $HC)" = 1 ] || die "default is $(cat $HC), not 1"
+}
+tap_run "sysctl_default_is_1" t_sysctl_default
+
+t_sysctl_bad_input() {
+	local v long
+	long=$(printf '%0300d' 7)
+	for v in 2 -1 abc "" "$long"; do
+		if echo "$v" >$HC 2>/dev/null; then
+			die "'$v' was accepted"
+		fi
+		[ "$(cat $HC)" = 1 ] || die "'$v' changed the value to $(cat $HC)"
+	done
+	echo 0 >$HC || die "0 refused"
+	[ "$(cat $HC)" = 0 ] || die "0 not taken"
+	echo 5 >$HC 2>/dev/null && die "5 accepted while at 0"
+	[ "$(cat $HC)" = 0 ] || die "5 changed the value"
+	echo 1 >$HC || die "1 refused"
+	[ "$(cat $HC)" = 1 ] || die "1 not taken"
+}
+tap_run "sysctl_refuses_bad_input" t_sysctl_bad_input
+
+t_readahead_is_cold() {
+	local req0 alloc0 req1 alloc1
+	drop_caches
+	req0=$(vmstat pcp_cold_request)
+	alloc0=$(vmstat pcp_cold_alloc)
+	dd if=/mnt/big of=/dev/null bs=1M count=64 2>/dev/null || die "read failed"
+	req1=$(vmstat pcp_cold_request)
+	alloc1=$(vmstat pcp_cold_alloc)
+	echo "64 MB read: pcp_cold_request +$((req1 - req0)), pcp_cold_alloc +$((alloc1 - alloc0))"
+	[ $((req1 - req0)) -ge 8192 ] || die "readahead made only $((req1 - req0)) cold requests"
+	[ $((alloc1 - alloc0)) -gt 0 ] || die "no allocation served cold"
+}
+tap_run "readahead_allocates_cold" t_readahead_is_cold
+
+t_reclaim_frees_cold() {
+	local free0 free1 fill
+	drop_caches
+	# pin most of memory in tmpfs so that reading the big file reclaims
+	fill=$(awk '$1 == "MemAvailable:" { f = int($2 / 1024) - 160;
+		print (f > 200 ? 200 : (f < 1 ? 1 : f)) }' /proc/meminfo)
+	dd if=/dev/zero of=/tmp/fill bs=1M count="$fill" 2>/dev/null || die "cannot fill /tmp"
+	free0=$(vmstat pcp_cold_free)
+	dd if=/mnt/big of=/dev/null bs=1M count=256 2>/dev/null || die "read failed"
+	free1=$(vmstat pcp_cold_free)
+	rm -f /tmp/fill
+	echo "filled $fill MB, read 256 MB: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
+	[ $((free1 - free0)) -gt 0 ] || die "reclaim freed nothing cold"
+}
+tap_run "reclaim_frees_cold" t_reclaim_frees_cold
+
+t_cpu_offline_drains() {
+	local c=/sys/devices/system/cpu/cpu1/online before drained0 drained1
+	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
+	rm -f /tmp/x
+	before=$(pcp_field 1 count)
+	drained0=$(vmstat pcp_drain_pages)
+	echo 0 >$c || die "cannot offline cpu1"
+	drained1=$(vmstat pcp_drain_pages)
+	echo "cpu1 held $before pages; offline drained $((drained1 - drained0))"
+	[ $((drained1 - drained0)) -ge "$before" ] || die "offline drained less than cpu1 held"
+	echo 1 >$c || die "cannot online cpu1"
+	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
+	rm -f /tmp/x
+	[ "$(pcp_field 1 count)" -gt 0 ] || die "cpu1's lists not refilled after online"
+}
+tap_run "cpu_offline_drains_both_queues" t_cpu_offline_drains
+
+t_switch_off_is_vanilla() {
+	local c0 c1
+	echo 0 >$HC
+	[ "$(pcp_field 0 cold)" = 0 ] || die "cold pages left on cpu0 after switching off"
+	drop_caches
+	c0=$(vmstat pcp_cold_alloc)
+	dd if=/mnt/big of=/dev/null bs=1M count=16 2>/dev/null
+	c1=$(vmstat pcp_cold_alloc)
+	echo 1 >$HC
+	[ "$c1" = "$c0" ] || die "pcp_cold_alloc moved by $((c1 - c0)) with the switch off"
+}
+tap_run "switch_off_serves_nothing_cold" t_switch_off_is_vanilla
