@@ -7,7 +7,8 @@ Two sources, both TAP/KTAP:
     printed fewer results than its plan counts the missing ones as failed);
   * the guest tests printed between the HOTCOLD-JOB markers.
 
-usage: results.py LABEL LOG
+usage: results.py LABEL LOG [JOB_OUTPUT]
+(the guest tests are read from JOB_OUTPUT, default LOG with .out for .log)
 prints one line per test ("ok|FAIL LABEL: name") and last "COUNT passed failed".
 """
 import re
@@ -89,9 +90,15 @@ def guest_tap(lines):
 
 def main():
     label, path = sys.argv[1], sys.argv[2]
+    out = sys.argv[3] if len(sys.argv) > 3 else re.sub(r"\.log$", ".out", path)
     with open(path, errors="replace") as f:
         lines = f.readlines()
-    results = kunit(lines) + guest_tap(lines)
+    try:
+        with open(out, errors="replace") as f:
+            job = f.readlines()
+    except OSError:
+        job = []
+    results = kunit(lines) + guest_tap(job)
     passed = failed = 0
     for name, ok, skip in results:
         print("%s %s: %s%s" % ("ok  " if ok else "FAIL", label, name,

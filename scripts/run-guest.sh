@@ -83,10 +83,20 @@ if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -serial mon:stdio
 fi
 
+# ttyS0: the kernel console; ttyS1: the job's output (guest/init).
+jobout=${log%.log}.out
+rm -f "$jobout"
 t0=$(now)
-timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio </dev/null >"$log" 2>&1
+timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio -serial "file:$jobout" \
+	</dev/null >"$log" 2>&1
 qrc=$?
 secs=$(($(now) - t0))
+[ -f "$jobout" ] && sed -i 's/\r$//' "$jobout"
+console=$(mktemp)
+cp "$log" "$console"
+if [ -s "$jobout" ]; then
+	{ echo "----- job output (ttyS1) -----"; cat "$jobout"; } >>"$log"
+fi
 
 problem=
 if [ $qrc = 124 ] || [ $qrc = 137 ]; then
@@ -95,15 +105,16 @@ elif grep -q 'Kernel panic' "$log"; then
 	problem="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] //')"
 elif [ $qrc != 0 ]; then
 	problem="qemu exited with status $qrc"
-elif ! grep -q '=== HOTCOLD-JOB-END' "$log"; then
+elif ! grep -q '=== HOTCOLD-JOB-END' "$jobout" 2>/dev/null; then
 	problem="guest stopped before the job finished"
 else
-	jrc=$(sed -n 's/.*=== HOTCOLD-JOB-END .* rc=\([0-9]*\) ===.*/\1/p' "$log" | tail -1)
+	jrc=$(sed -n 's/.*=== HOTCOLD-JOB-END .* rc=\([0-9]*\) ===.*/\1/p' "$jobout" | tail -1)
 	[ "$jrc" = 0 ] || problem="job '$job' exited with status $jrc"
 fi
 # Kernel splats, unless the job expects them.
 SPLATS='BUG:|WARNING:|Oops|KASAN|kasan|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|suspicious RCU usage|list_add corruption|list_del corruption|Bad page state|bad page|soft lockup|hard LOCKUP|blocked for more than|hung_task|page allocation failure|Call Trace:|general protection fault|UBSAN'
-splats=$(grep -E "$SPLATS" "$log" | grep -v -E "${allow:-^\$^}" | grep -v 'hotcold.job' | head -20)
+splats=$(grep -E "$SPLATS" "$console" | grep -v -E "${allow:-^\$^}" | grep -v 'hotcold.job' | head -20)
+rm -f "$console"
 if [ -z "$problem" ] && [ -n "$splats" ]; then
 	problem="kernel splat on the console:"
 fi
@@ -119,7 +130,5 @@ if [ -n "$problem" ]; then
 	[ -n "$splats" ] && echo "$splats" | sed 's/^/  | /' >&2
 	fail "$problem (log: ${log#"$ROOT"/}) -- read the log; 'make shell' boots the hotcold kernel to a shell" "$log"
 fi
-# The job's own output, for callers that parse results.
-sed -n '/=== HOTCOLD-JOB-BEGIN/,/=== HOTCOLD-JOB-END/p' "$log" | tr -d '\r' >"${log%.log}.out"
 [ -n "$quiet" ] || msg "$flavour $job$tag: ok in $secs s (log: ${log#"$ROOT"/})"
 exit 0

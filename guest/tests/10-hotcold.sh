@@ -74,14 +74,16 @@ t_reclaim_frees_cold() {
 	local free0 free1 fill
 	drop_caches
 	# pin most of memory in tmpfs so that reading the big file reclaims
-	fill=$(awk '$1 == "MemAvailable:" { f = int($2 / 1024) - 160;
-		print (f > 200 ? 200 : (f < 1 ? 1 : f)) }' /proc/meminfo)
+	# tmpfs (/tmp) takes at most half of RAM; then /mnt/big (larger than
+	# the guest's RAM) cannot fit in what is left
+	fill=$(awk '$1 == "MemAvailable:" { f = int($2 / 1024) - 100;
+		print (f > 220 ? 220 : (f < 1 ? 1 : f)) }' /proc/meminfo)
 	dd if=/dev/zero of=/tmp/fill bs=1M count="$fill" 2>/dev/null || die "cannot fill /tmp"
 	free0=$(vmstat pcp_cold_free)
-	dd if=/mnt/big of=/dev/null bs=1M count=256 2>/dev/null || die "read failed"
+	dd if=/mnt/big of=/dev/null bs=1M 2>/dev/null || die "read failed"
 	free1=$(vmstat pcp_cold_free)
 	rm -f /tmp/fill
-	echo "filled $fill MB, read 256 MB: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
+	echo "filled $fill MB, read /mnt/big: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
 	[ $((free1 - free0)) -gt 0 ] || die "reclaim freed nothing cold"
 }
 tap_run "reclaim_frees_cold" t_reclaim_frees_cold

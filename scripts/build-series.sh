@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Bisectability: build the hotcold kernel config at every step of the
+# series, in a worktree of build/linux (build/series-src) checked out at
+# each commit in turn.  At the baseline and at every step, the files the
+# series touches are also compiled with W=1 and checked with sparse (C=2);
+# a warning that the baseline does not have fails the step.  Incremental
+# and ccache-backed (the object directory sits inside the worktree, so
+# command lines match the other flavours').
+#
+# usage: scripts/build-series.sh
+. "$(dirname "$0")/lib.sh"
+step build-series
+
+"$ROOT/scripts/tree.sh" setup || exit 1
+src=$BUILD/series-src
+out=$src/.obj-series
+log=$LOGS/build-series.log
+: >"$log"
+if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
+	git -C "$TREE" worktree prune
+	run_logged "$log" "remove build/series-src and retry" \
+		git -C "$TREE" worktree add -q --detach "$src" "$BASELINE_TAG"
+fi
+mkdir -p "$out"
+frags="$ROOT/configs/base.config $ROOT/configs/hotcold.config"
+
+kmake() {
+	make -C "$src" -j"$(nproc)" ARCH=x86_64 O="$out" CC="ccache gcc" \
+		LOCALVERSION=-series KBUILD_BUILD_TIMESTAMP=2002-10-31 \
+		KBUILD_BUILD_USER=hotcold KBUILD_BUILD_HOST=qemu "$@"
+}
+
+# the .c files the whole series touches, as objects
+objs=$(git -C "$TREE" diff --name-only "$BASELINE_TAG..$SERIES_BRANCH" -- '*.c' |
+	grep -v '^tools/' | sed 's/\.c$/.o/')
+
+# warnings of W=1 + sparse on $objs, line numbers dropped
+check_warnings() {
+	rm -f $(for o in $objs; do echo "$out/$o"; done)
+	kmake W=1 C=2 $(for o in $objs; do [ -f "$src/${o%.o}.c" ] && echo "$o"; done) 2>&1 |
+		grep -E ':[0-9]+:[0-9]+: (warning|error):' |
+		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u
+}
+
+config() {
+	kmake tinyconfig &&
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags &&
+	kmake olddefconfig
+}
+
+git -C "$src" checkout -q --detach "$BASELINE_TAG"
+config >>"$log" 2>&1 || fail "config of the baseline failed" "$log"
+kmake prepare >>"$log" 2>&1 || fail "make prepare of the baseline failed" "$log"
+check_warnings >"$BUILD/series-baseline.warn"
+echo "baseline: $(wc -l <"$BUILD/series-baseline.warn") W=1/sparse warnings in the touched files"
+
+n=0
+rc=0
+total=$(git -C "$TREE" rev-list --count "$BASELINE_TAG..$SERIES_BRANCH")
+for c in $(git -C "$TREE" rev-list --reverse "$BASELINE_TAG..$SERIES_BRANCH"); do
+	n=$((n + 1))
+	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	git -C "$src" checkout -q --detach "$c" ||
+		fail "cannot check out $c in build/series-src"
+	: >"$log.step"
+	t0=$(now)
+	{ config && kmake bzImage; } >"$log.step" 2>&1
+	ok=$?
+	cat "$log.step" >>"$log"
+	new=$(check_warnings | comm -23 - "$BUILD/series-baseline.warn")
+	if [ $ok = 0 ] && [ -z "$new" ]; then
+		echo "ok   $n/$total $subj ($(($(now) - t0)) s, no new W=1/sparse warning)"
+	elif [ $ok = 0 ]; then
+		echo "FAIL $n/$total $subj: new W=1/sparse warnings:"
+		echo "$new" | sed 's/^/    /'
+		rc=1
+	else
+		echo "FAIL $n $subj"
+		tail -20 "$log.step"
+		rc=1
+	fi
+done
+rm -f "$log.step"
+[ $rc = 0 ] || fail "a step of the series does not build (log: ${log#"$ROOT"/})" "$log"
