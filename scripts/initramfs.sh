@@ -16,7 +16,7 @@ rm -rf "$stage"
 mkdir -p "$stage"/{bin,guest/bin,proc,sys,dev,tmp,mnt,etc}
 cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$ROOT/guest/init" "$stage/init"
-cp "$ROOT/guest/lib.sh" "$stage/guest/"
+cp "$ROOT/guest/lib.sh" "$ROOT/guest/sdet.sh" "$stage/guest/"
 cp -r "$ROOT/guest/jobs" "$ROOT/guest/tests" "$stage/guest/"
 [ -d "$ROOT/guest/data" ] && cp -r "$ROOT/guest/data" "$stage/guest/"
 echo "root:x:0:0:root:/tmp:/bin/sh" >"$stage/etc/passwd"

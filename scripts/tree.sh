@@ -46,6 +46,9 @@ extract() {
 		tar -C "$tmp" --strip-components=1 -xJf "$SOURCE_TARBALL"
 	local ver
 	ver=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown)
+	# Fixed dates and identity: the same tarball always gives the same
+	# baseline commit id, so exported patches name the same base-commit
+	# on every machine.
 	(
 		cd "$tmp" &&
 		git init -q -b "$SERIES_BRANCH" &&
@@ -56,6 +59,8 @@ extract() {
 		drop_debian_ignore_all &&
 		git add -f -A . &&
 		echo "/.obj-*/" >>.git/info/exclude &&
+		GIT_AUTHOR_DATE=2002-10-31T00:00:00Z \
+		GIT_COMMITTER_DATE=2002-10-31T00:00:00Z \
 		git commit -q -m "baseline: $SOURCE_PKG $ver" &&
 		git tag "$BASELINE_TAG"
 	) >>"$log" 2>&1 || fail "git import of the source failed" "$log"
@@ -75,6 +80,8 @@ apply_series() {
 			fail "patches/series names $p, which does not exist -- fix patches/series"
 		if ! G am -q --keep-cr "$ROOT/patches/$p" >>"$log" 2>&1; then
 			G am --abort >/dev/null 2>&1
+			# let the next sync re-apply once patches/ is fixed
+			echo "failed $(G rev-parse HEAD)" >"$STATE"
 			grep -E '^(error|Patch failed|patch failed)' "$log" | sed 's/^/  /' >&2
 			fail "patches/$p does not apply to $(G log -1 --format=%s "$BASELINE_TAG") (failing hunk above) -- rebase the series onto $SOURCE_PKG $SOURCE_VERSION" "$log"
 		fi
