@@ -112,7 +112,9 @@ else
 	[ "$jrc" = 0 ] || problem="job '$job' exited with status $jrc"
 fi
 # Kernel splats, unless the job expects them.
-SPLATS='BUG:|WARNING:|Oops|KASAN|kasan|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|suspicious RCU usage|list_add corruption|list_del corruption|Bad page state|bad page|soft lockup|hard LOCKUP|blocked for more than|hung_task|page allocation failure|Call Trace:|general protection fault|UBSAN'
+# (lockdep and KASAN reports start with BUG: or WARNING:; their boot
+# banners do not count)
+SPLATS='BUG:|WARNING:|Oops|KASAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_add corruption|list_del corruption|Bad page state|soft lockup|hard LOCKUP|blocked for more than|page allocation failure|Call Trace:|general protection fault|UBSAN:|kernel BUG'
 splats=$(grep -E "$SPLATS" "$console" | grep -v -E "${allow:-^\$^}" | grep -v 'hotcold.job' | head -20)
 rm -f "$console"
 if [ -z "$problem" ] && [ -n "$splats" ]; then

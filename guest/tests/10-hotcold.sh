@@ -73,17 +73,18 @@ tap_run "readahead_allocates_cold" t_readahead_is_cold
 t_reclaim_frees_cold() {
 	local free0 free1 fill
 	drop_caches
-	# pin most of memory in tmpfs so that reading the big file reclaims
-	# tmpfs (/tmp) takes at most half of RAM; then /mnt/big (larger than
-	# the guest's RAM) cannot fit in what is left
-	fill=$(awk '$1 == "MemAvailable:" { f = int($2 / 1024) - 100;
-		print (f > 220 ? 220 : (f < 1 ? 1 : f)) }' /proc/meminfo)
-	dd if=/dev/zero of=/tmp/fill bs=1M count="$fill" 2>/dev/null || die "cannot fill /tmp"
+	# Pin memory in a tmpfs of its own so that /mnt/big (larger than the
+	# guest's RAM) cannot fit in what is left, and reading it reclaims.
+	fill=$(awk '$1 == "MemAvailable:" { f = int($2 / 1024) - 120;
+		print (f > 250 ? 250 : (f < 1 ? 1 : f)) }' /proc/meminfo)
+	mkdir -p /tmp/fillfs
+	mount -t tmpfs -o size=${fill}m fill /tmp/fillfs || die "cannot mount a tmpfs"
+	dd if=/dev/zero of=/tmp/fillfs/fill bs=1M count="$fill" 2>/dev/null || true
 	free0=$(vmstat pcp_cold_free)
 	dd if=/mnt/big of=/dev/null bs=1M 2>/dev/null || die "read failed"
 	free1=$(vmstat pcp_cold_free)
-	rm -f /tmp/fill
-	echo "filled $fill MB, read /mnt/big: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
+	umount /tmp/fillfs
+	echo "pinned $fill MB, read /mnt/big: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
 	[ $((free1 - free0)) -gt 0 ] || die "reclaim freed nothing cold"
 }
 tap_run "reclaim_frees_cold" t_reclaim_frees_cold
