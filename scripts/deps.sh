@@ -20,8 +20,7 @@ stress-ng:stress-ng pkg-config:pkg-config
 have() {
 	case $1 in
 	/*) [ -e "$1" ] ;;
-	busybox) [ -x /bin/busybox ] && /bin/busybox 2>&1 | head -1 | grep -q . &&
-		file_is_static /bin/busybox ;;
+	busybox) [ -x /bin/busybox ] && file_is_static /bin/busybox ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
 }

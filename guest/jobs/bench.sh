@@ -93,3 +93,18 @@ run pagefault_fork forks_per_s $B/pagefault fork 65536 "$N" "$SECS"
 run mixed_pagefault pages_per_s mixed $B/pagefault anon 4194304 1 "$SECS"
 run mixed_trunc80k loops_per_s mixed $B/trunc80k /tmp 81920 1 "$SECS"
 run mixed_sdet scripts_per_hour mixed sdet 2
+
+# in-kernel microbenchmark (bench/module), built for this kernel
+alloc_bench() {
+	local m
+	m=$(ls /guest/modules/hotcold_bench.ko 2>/dev/null) || { echo "no module"; return 1; }
+	dmesg -c >/dev/null
+	insmod "$m" 2>/dev/null
+	dmesg | sed -n 's/.*hotcold-result //p'
+}
+if want alloc; then
+	drop_caches
+	snap before
+	alloc_bench | while read -r w v; do echo "hotcold-result $w $v"; done
+	report_vm alloc
+fi
