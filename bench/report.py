@@ -135,7 +135,8 @@ def main():
         lower_is_better = metric.startswith("ns_")
         r = ratio(per, "hotcold-off") if "hotcold-off" in configs else None
         if r and abs(r[0] - 1.0) > 0.02:
-            off_bad.append("%s %.3f" % (wl, r[0]))
+            off_bad.append("%s %.3f%s" % (wl, r[0], " (spread %.2f-%.2f crosses 1: noise)"
+                                          % (r[1], r[2]) if r[1] <= 1.0 <= r[2] else ""))
         r = ratio(per, "hotcold") if "hotcold" in configs else None
         if r:
             worse = r[2] < 1.0 if not lower_is_better else r[1] > 1.0
@@ -166,7 +167,8 @@ def main():
         for i, c in enumerate(others))
     script = """set terminal png size 1400,600 noenhanced
 set output '%s'
-set title 'throughput ratio to vanilla (median; bars: min-max of per-round ratios)'
+set title 'ratio to vanilla, median; bars: min-max of per-round ratios (alloc_* rows are ns per op: lower is better)'
+set key outside top center horizontal
 set style data histogram
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.6 border -1
