@@ -28,18 +28,23 @@ for c in "$ROOT"/guest/src/*.c; do
 		gcc -static -O2 -Wall -Wextra -Werror -o "$stage/guest/bin/$(basename "$c" .c)" "$c"
 done
 
-# Extra static or dynamic programs a job needs (e.g. stress-ng), with the
-# shared libraries ldd names.
-for prog in ${GUEST_EXTRA_PROGS:-}; do
-	p=$(command -v "$prog") || fail "$prog not found on the host -- apt-get install $prog"
-	cp "$p" "$stage/guest/bin/"
-	for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
-done
-
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
 	gzip -1 >"$out.tmp" || fail "cpio of $stage failed" "$log"
 mv "$out.tmp" "$out"
 msg "guest image: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1))"
+
+# stress-ng and the shared libraries it needs, as a separate archive that
+# only the stress job appends (it would take ~40 MB of every guest's RAM).
+extra=$BUILD/initramfs-stress.cpio.gz
+estage=$BUILD/initramfs-stress
+rm -rf "$estage"
+mkdir -p "$estage/guest/bin"
+p=$(command -v stress-ng) || fail "stress-ng not found on the host -- apt-get install stress-ng"
+cp "$p" "$estage/guest/bin/"
+for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
+	mkdir -p "$estage$(dirname "$lib")"
+	cp -L "$lib" "$estage$lib"
+done
+(cd "$estage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
+	gzip -1 >"$extra.tmp" || fail "cpio of $estage failed" "$log"
+mv "$extra.tmp" "$extra"

@@ -11,6 +11,7 @@
 #   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns)
 #   --plugin SO,ARGS  load a TCG plugin
 #   --allow REGEX     console lines matching REGEX are expected, not failures
+#   --extra-initrd F  append another cpio archive to the guest image
 #   --expect-fail     succeed only if the guest fails (runner self-test)
 #   --interactive     serial console on this terminal, no timeout
 #   --no-disk         no scratch disk
@@ -25,7 +26,7 @@
 step boot
 
 mem=512 smp=2 timeout=300 append= tag= icount= plugin= allow= expect_fail=
-interactive= disk=1 quiet=
+interactive= disk=1 quiet= extra_initrd=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mem) mem=$2; shift ;;
@@ -36,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1 ;;
 	--plugin) plugin=$2; shift ;;
 	--allow) allow="${allow:+$allow|}$2"; shift ;;
+	--extra-initrd) extra_initrd="$extra_initrd $2"; shift ;;
 	--expect-fail) expect_fail=1 ;;
 	--interactive) interactive=1 ;;
 	--no-disk) disk= ;;
@@ -68,9 +70,12 @@ cmdline="console=ttyS0 panic=-1 hotcold.job=$job"
 cmdline="$cmdline $append"
 
 log=$LOGS/$flavour-$job$tag.log
-if [ -n "${initrd_cat:-}" ]; then
-	cat "$initrd" "$initrd_cat" >"$BUILD/initrd-$flavour.cpio.gz"
-	initrd=$BUILD/initrd-$flavour.cpio.gz
+if [ -n "${initrd_cat:-}$extra_initrd" ]; then
+	for x in $extra_initrd; do
+		[ -f "$x" ] || fail "no $x -- run scripts/initramfs.sh"
+	done
+	cat "$initrd" ${initrd_cat:-} $extra_initrd >"$BUILD/initrd-$flavour$tag.cpio.gz"
+	initrd=$BUILD/initrd-$flavour$tag.cpio.gz
 fi
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"

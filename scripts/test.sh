@@ -137,4 +137,39 @@ for f in $FLAVOURS_TO_TEST; do
 	stage_end
 done
 
+stage "reliability"
+# stress with CPU hotplug, switch flips, OOM and fault injection on the
+# debug kernel; then no data leaked, on debug and with init_on_alloc/free
+if "$ROOT/scripts/run-guest.sh" --timeout 900 \
+	--extra-initrd "$BUILD/initramfs-stress.cpio.gz" \
+	--allow 'page allocation failure|Call Trace:' debug stress 60; then
+	pass "debug stress: clean console"
+else
+	failed "debug stress: console or job failure (build/logs/debug-stress.log)"
+fi
+grep '^hotcold-result stress' "$LOGS/debug-stress.out" 2>/dev/null | sed 's/^hotcold-result /   /' >&2
+if "$ROOT/scripts/run-guest.sh" --timeout 600 debug leak; then
+	pass "debug leak: clean console"
+else
+	failed "debug leak: console or job failure (build/logs/debug-leak.log)"
+fi
+if "$ROOT/scripts/run-guest.sh" --timeout 300 --tag initfree \
+	--append "init_on_alloc=1 init_on_free=1" hotcold leak; then
+	pass "hotcold leak with init_on_alloc=1 init_on_free=1: clean console"
+else
+	failed "hotcold leak with init_on_alloc=1 init_on_free=1 (build/logs/hotcold-leak-initfree.log)"
+fi
+for l in debug-stress debug-leak hotcold-leak-initfree; do
+	[ -f "$LOGS/$l.out" ] || continue
+	python3 "$ROOT/scripts/results.py" "${l%%-*}" "$LOGS/$l.log" "$LOGS/$l.out" |
+		grep -v '^COUNT' | grep ' guest ' | sed "s/: guest /: $l /" >"$LOGS/$l.results"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) pass "$rest" ;;
+		FAIL) failed "$rest" ;;
+		esac
+	done <"$LOGS/$l.results"
+done
+stage_end
+
 summary
