@@ -10,7 +10,8 @@
  *   touch_cold_after_stream  touch_hot right after a burst of cold
  *               frees (reclaim-like), the case the series is for
  *
- * Loading fails on purpose (-EAGAIN) once done, so nothing stays loaded.
+ * The job unloads it right after (a failing init would make busybox's
+ * insmod retry with init_module() and run everything twice).
  */
 #include <linux/gfp.h>
 #include <linux/ktime.h>
@@ -82,9 +83,14 @@ static int __init hotcold_bench_init(void)
 	pr_info("hotcold-result alloc_touch_after_cold_frees ns_per_op=%llu\n",
 		bench_after_cold_frees(256));
 	migrate_enable();
-	return -EAGAIN;
+	return 0;
 }
 module_init(hotcold_bench_init);
+
+static void __exit hotcold_bench_exit(void)
+{
+}
+module_exit(hotcold_bench_exit);
 
 MODULE_DESCRIPTION("hot/cold page allocator microbenchmark");
 MODULE_LICENSE("GPL");

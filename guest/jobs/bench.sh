@@ -99,7 +99,8 @@ alloc_bench() {
 	local m
 	m=$(ls /guest/modules/hotcold_bench.ko 2>/dev/null) || { echo "no module"; return 1; }
 	dmesg -c >/dev/null
-	insmod "$m" 2>/dev/null
+	insmod "$m" || { echo "insmod $m failed"; return 1; }
+	rmmod hotcold_bench
 	dmesg | sed -n 's/.*hotcold-result //p'
 }
 if want alloc; then
