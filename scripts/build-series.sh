@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Bisectability: build the hotcold kernel config at every step of the
-# series, in a worktree of build/linux (build/series-src) checked out at
+# series and boot it (the boot job), in a worktree of build/linux (build/series-src) checked out at
 # each commit in turn.  At the baseline and at every step, the files the
 # series touches are also compiled with W=1 and checked with sparse (C=2);
 # a warning that the baseline does not have fails the step.  Incremental
@@ -70,8 +70,17 @@ for c in $(git -C "$TREE" rev-list --reverse "$BASELINE_TAG..$SERIES_BRANCH"); d
 	ok=$?
 	cat "$log.step" >>"$log"
 	new=$(check_warnings | comm -23 - "$BUILD/series-baseline.warn")
-	if [ $ok = 0 ] && [ -z "$new" ]; then
-		echo "ok   $n/$total $subj ($(($(now) - t0)) s, no new W=1/sparse warning)"
+	booted=no
+	if [ $ok = 0 ]; then
+		cp "$out/arch/x86/boot/bzImage" "$BUILD/series-bzImage"
+		HOTCOLD_KERNEL=$BUILD/series-bzImage "$ROOT/scripts/run-guest.sh" \
+			--quiet --timeout 120 --tag "series-$n" hotcold boot && booted=yes
+	fi
+	if [ $ok = 0 ] && [ -z "$new" ] && [ $booted = yes ]; then
+		echo "ok   $n/$total $subj ($(($(now) - t0)) s, boots, no new W=1/sparse warning)"
+	elif [ $ok = 0 ] && [ $booted = no ]; then
+		echo "FAIL $n/$total $subj: does not boot (build/logs/hotcold-boot-series-$n.log)"
+		rc=1
 	elif [ $ok = 0 ]; then
 		echo "FAIL $n/$total $subj: new W=1/sparse warnings:"
 		echo "$new" | sed 's/^/    /'

@@ -56,7 +56,8 @@ check_flavour "$flavour"
 	fail "unknown job '$job' -- jobs are: $(cd "$ROOT/guest/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' ')"
 step "boot $flavour $job${tag}"
 
-kernel=$(kernel_image "$flavour")
+# HOTCOLD_KERNEL overrides the image (build-series boots every step)
+kernel=${HOTCOLD_KERNEL:-$(kernel_image "$flavour")}
 initrd=$BUILD/initramfs.cpio.gz
 [ -f "$kernel" ] || fail "no $flavour kernel at ${kernel#"$ROOT"/} -- run scripts/build-kernel.sh $flavour"
 [ -f "$initrd" ] || fail "no guest image -- run scripts/initramfs.sh"
