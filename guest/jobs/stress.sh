@@ -65,6 +65,13 @@ if [ -d $F ]; then
 	sh -c "echo 1 >/proc/self/make-it-fail && exec $STRESS --vm 1 --vm-bytes 10% \
 		--fork 1 --readahead 1 --readahead-bytes 16M --timeout $((SECS / 3))s \
 		--temp-path /mnt" >/dev/null 2>&1
+	# and a fixed amount of page faults, so that failures are injected
+	# however little the stressors got done on a slow guest
+	for i in 1 2 3 4 5 6 7 8; do
+		[ "$(cat $F/times)" -lt 1000000 ] 2>/dev/null && break
+		sh -c "echo 1 >/proc/self/make-it-fail && exec /guest/bin/leakcheck anon 32" \
+			>/dev/null 2>&1
+	done
 	echo 0 >$F/probability
 	left=$(cat $F/times)
 	INJ=$((1000000 - ${left:-1000000}))
@@ -103,10 +110,12 @@ t_injected() {
 	[ "$INJ" -gt 0 ] || die "no failure was injected"
 }
 tap_run "page_alloc_failures_injected" t_injected
-# Tolerance: what slab and page tables grew by, plus 1024 pages (4 MB) for
-# per-cpu caches that refill between the drain and the read.
+# Tolerance: what slab and page tables grew by, plus 2048 pages (8 MB) for
+# per-cpu caches that refill between the drain and the read and for the
+# file system's own metadata (journal, bitmaps) cached on /mnt.  The exact
+# check is the KUnit case random_mix_loses_no_page.
 t_no_page_lost() {
-	[ $LOST -le $((EXPLAINED + 1024)) ] ||
+	[ $LOST -le $((EXPLAINED + 2048)) ] ||
 		die "$LOST pages fewer free after the stress, $EXPLAINED explained by slab and page tables"
 }
 tap_run "no_page_lost" t_no_page_lost
