@@ -39,6 +39,18 @@ failed() {
 	echo "FAIL $1" >&2
 }
 
+# tally FILE: count its "ok NAME" and "FAIL NAME" lines as tests
+tally() {
+	local verdict rest
+
+	while read -r verdict rest; do
+		case $verdict in
+		ok) pass "$rest" ;;
+		FAIL) failed "$rest" ;;
+		esac
+	done <"$1"
+}
+
 # check NAME CMD...: one test that passes when CMD succeeds
 check() {
 	local name=$1
@@ -70,12 +82,9 @@ stage_end
 
 stage checkpatch
 "$ROOT/scripts/checkpatch.sh" >"$LOGS/checkpatch.txt" 2>&1
-while read -r verdict name; do
-	case $verdict in
-	ok) pass "checkpatch $name" ;;
-	FAIL) failed "checkpatch $name (see build/logs/checkpatch.txt)" ;;
-	esac
-done < <(grep -E '^(ok|FAIL) ' "$LOGS/checkpatch.txt")
+grep -E '^(ok|FAIL) ' "$LOGS/checkpatch.txt" |
+	sed 's/^\(ok\|FAIL\) /\1 checkpatch /' >"$LOGS/checkpatch.results"
+tally "$LOGS/checkpatch.results"
 stage_end
 
 for f in $FLAVOURS_TO_TEST; do
@@ -125,12 +134,7 @@ for f in $FLAVOURS_TO_TEST; do
 	fi
 	if [ -f "$LOGS/$f-test.log" ]; then
 		python3 "$ROOT/scripts/results.py" "$f" "$LOGS/$f-test.log" >"$LOGS/$f-test.results"
-		while read -r verdict rest; do
-			case $verdict in
-			ok) pass "$rest" ;;
-			FAIL) failed "$rest" ;;
-			esac
-		done <"$LOGS/$f-test.results"
+		tally "$LOGS/$f-test.results"
 		grep '^COUNT' "$LOGS/$f-test.results" | awk -v f="$f" \
 			'{ printf "   %s: %d passed, %d failed\n", f, $2, $3 }' >&2
 	fi
@@ -163,12 +167,7 @@ for l in debug-stress debug-leak hotcold-leak-initfree; do
 	[ -f "$LOGS/$l.out" ] || continue
 	python3 "$ROOT/scripts/results.py" "${l%%-*}" "$LOGS/$l.log" "$LOGS/$l.out" |
 		grep -v '^COUNT' | grep ' guest ' | sed "s/: guest /: $l /" >"$LOGS/$l.results"
-	while read -r verdict rest; do
-		case $verdict in
-		ok) pass "$rest" ;;
-		FAIL) failed "$rest" ;;
-		esac
-	done <"$LOGS/$l.results"
+	tally "$LOGS/$l.results"
 done
 stage_end
 
