@@ -2,16 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Summarise a make bench run.
 
-For each workload and metric: the median and min-max of each configuration
-over the rounds, and each configuration's ratio to vanilla (ratio of
-medians) with its spread (min and max of the per-round ratios, rounds being
-interleaved).  A ratio whose spread crosses 1.0 is flagged "no significant
-difference".  The pcp counters (vmstat deltas over each workload) give,
-for the hotcold configurations, the share of allocations served cold,
-demotions, and pages moved per zone->lock hold.
+Deterministic modes (det.csv, icount and cachesim): per workload and
+configuration, instructions and simulated L1D/L2 misses per operation
+inside the measured phase, their ratios to vanilla, and the A/A ratio
+(vanilla booted twice), which is the instruments' noise.
 
-usage: report.py results.csv vmstat.csv OUTDIR
-writes OUTDIR/report.md, OUTDIR/ratios.dat, OUTDIR/ratios.png (gnuplot)
+Wall mode (results.csv, vmstat.csv): for each workload and metric the
+median and min-max of each configuration over the rounds, and each
+configuration's ratio to vanilla (ratio of medians) with its spread (min
+and max of the per-round ratios, rounds being interleaved).  A ratio whose
+spread crosses 1.0 is flagged "no significant difference".  The pcp
+counters give, for the hotcold configurations, the share of allocations
+served cold, demotions, and pages moved per zone->lock hold.
+
+usage: report.py report OUTDIR        writes OUTDIR/report.md, ratios.png
+       report.py det-header           the header of det.csv
+       report.py det-rows MODE CONFIG JOB.out PLUGIN.phases
+                                      det.csv rows of one boot: the guest's
+                                      hotcold-phase lines matched, in order,
+                                      with the plugin's phase records
 """
 import csv
 import os
@@ -60,14 +69,15 @@ def fmt(x):
     return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x
 
 
-def main():
-    res, vmcsv, outdir = sys.argv[1], sys.argv[2], sys.argv[3]
+def wall_section(outdir):
+    res = os.path.join(outdir, "results.csv")
+    vmcsv = os.path.join(outdir, "vmstat.csv")
     data, configs = load(res)
     vm = load_vm(vmcsv)
     others = [c for c in configs if c != BASE]
     rounds = max((len(v) for per in data.values() for v in per.values()), default=0)
     lines = [
-        "# hotcold benchmark report", "",
+        "## wall: timed runs", "",
         "Configurations: %s; %d rounds, interleaved, a fresh boot per "
         "configuration per round." % (", ".join(configs), rounds), "",
         "The guests run under QEMU TCG (2 vCPUs) on a 2-core host: absolute "
@@ -116,9 +126,7 @@ def main():
                 if not d:
                     continue
                 m = {k: statistics.median(v) for k, v in d.items()}
-                allocs = m.get("pcp_hot_alloc", 0) + m.get("pcp_cold_alloc", 0)
-                if not allocs and c == BASE:
-                    allocs = m.get("pgalloc_dma32", 0) + m.get("pgalloc_normal", 0)
+                allocs = m.get("pgalloc_dma32", 0) + m.get("pgalloc_normal", 0)
                 cold = 100.0 * m.get("pcp_cold_alloc", 0) / allocs if allocs else 0
                 rl = m.get("pcp_refill_pages", 0) / m["pcp_refill"] if m.get("pcp_refill") else 0
                 dl = m.get("pcp_drain_pages", 0) / m["pcp_drain"] if m.get("pcp_drain") else 0
@@ -129,7 +137,7 @@ def main():
                   "its allocation count is pgalloc."]
 
     # The targets of the benchmark issue, checked, not asserted.
-    lines += ["", "## Targets", ""]
+    lines += ["", "### Wall-clock targets", ""]
     off_bad, hc_bad = [], []
     for (wl, metric), per in data.items():
         lower_is_better = metric.startswith("ns_")
@@ -151,15 +159,16 @@ def main():
                  "refill or drain moving >= batch pages meets <= 1/batch "
                  "lock holds per page.")
 
-    lines += ["", "![ratios to vanilla](ratios.png)", ""]
+    lines += ["", "![wall-clock ratios to vanilla](ratios.png)", ""]
+    return lines, plot, others
+
+
+def wall_chart(outdir, plot, others):
     dat = os.path.join(outdir, "ratios.dat")
     with open(dat, "w") as f:
         f.write("# workload " + " ".join("%s %s_lo %s_hi" % (c, c, c) for c in others) + "\n")
         for row in plot:
             f.write(" ".join(row) + "\n")
-    with open(os.path.join(outdir, "report.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-
     png = os.path.join(outdir, "ratios.png")
     cols = ", ".join(
         "'%s' using %d:%d:%d%s title '%s/%s'" % (dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i,
@@ -167,7 +176,7 @@ def main():
         for i, c in enumerate(others))
     script = """set terminal png size 1400,600 noenhanced
 set output '%s'
-set title 'ratio to vanilla, median; bars: min-max of per-round ratios (alloc_* rows are ns per op: lower is better)'
+set title 'wall clock: ratio to vanilla, median; bars: min-max of per-round ratios (alloc_* rows are ns per op: lower is better)'
 set key outside top center horizontal
 set style data histogram
 set style histogram errorbars gap 2 lw 1
@@ -185,6 +194,263 @@ plot %s
         print("report.py: no chart: %s" % e, file=sys.stderr)
         return 1
     return 0
+
+
+# ---- deterministic modes ----
+
+DET_FIELDS = ["mode", "workload", "config", "cpu", "ops", "rate", "insn_k", "insn_u",
+              "acc_k", "l1m_k", "l2m_k", "acc_u", "l1m_u", "l2m_u"]
+COUNTS = DET_FIELDS[6:]
+AA = "vanilla-aa"
+# modelled cost per L1D miss that hits the L2, and per L2 miss, in
+# instructions (cycles at one instruction per cycle): a current x86 core
+# has an L2 hit latency of about 14 cycles and a memory latency of about
+# 80 ns, 250 cycles at 3 GHz
+L2_HIT_COST = 14
+MEM_COST = 250
+# workloads whose counts include a background reader sharing the CPU, in
+# an amount that differs from run to run: not like for like
+SHARED = ("mixed_",)
+
+
+def det_rows(mode, config, jobout, phases):
+    """Match the guest's hotcold-phase lines with the plugin's records."""
+    guest = []
+    rates = {}
+    for line in open(jobout):
+        f = line.split()
+        if line.startswith("hotcold-phase "):
+            kv = dict(x.split("=") for x in f[2:])
+            guest.append((f[1], int(kv["ops"]), kv["cpu"]))
+        elif line.startswith("hotcold-result "):
+            rates[f[1]] = f[2].split("=")[1]
+    recs = defaultdict(dict)
+    for line in open(phases):
+        if line.startswith("phase="):
+            kv = dict(x.split("=") for x in line.split())
+            recs[int(kv["phase"])][int(kv["vcpu"])] = {k: int(v) for k, v in kv.items()}
+    if len(recs) != len(guest):
+        print("report.py: %s: %d phases in the guest output, %d in %s" %
+              (jobout, len(guest), len(recs), phases), file=sys.stderr)
+        return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for i, (wl, ops, cpu) in enumerate(guest, 1):
+        vcpus = [recs[i][0]] if cpu == "0" else list(recs[i].values())
+        if not ops:
+            print("report.py: %s: workload %s did no work" % (jobout, wl), file=sys.stderr)
+            return 1
+        w.writerow([mode, wl, config, cpu, ops, rates.get(wl, "")] +
+                   [sum(v[k] for v in vcpus) for k in COUNTS])
+    return 0
+
+
+def load_det(path):
+    """{mode: {workload: {config: per-op metrics}}}, configs in order"""
+    det = defaultdict(lambda: defaultdict(dict))
+    configs = []
+    if not os.path.exists(path):
+        return det, configs
+    for row in csv.DictReader(open(path)):
+        ops = float(row["ops"])
+        c = {k: float(row[k]) for k in COUNTS}
+        m = {
+            "insn": (c["insn_k"] + c["insn_u"]) / ops,
+            "l1m": (c["l1m_k"] + c["l1m_u"]) / ops,
+            "l2m": (c["l2m_k"] + c["l2m_u"]) / ops,
+            "cpu": row["cpu"],
+            "rate": float(row["rate"]) if row["rate"] else 0,
+            "ops": int(ops),
+        }
+        m["cost"] = m["insn"] + L2_HIT_COST * (m["l1m"] - m["l2m"]) + MEM_COST * m["l2m"]
+        det[row["mode"]][row["workload"]][row["config"]] = m
+        if row["config"] not in configs:
+            configs.append(row["config"])
+    return det, configs
+
+
+def rel(per, c, key):
+    b = per.get(BASE, {}).get(key)
+    v = per.get(c, {}).get(key)
+    if v is None or not b:
+        return None
+    return v / b
+
+
+def rfmt(r):
+    return "-" if r is None else "%.4f" % r
+
+
+def det_section(det, configs):
+    lines = []
+    others = [c for c in configs if c not in (BASE, AA)]
+    notes = []
+    if "icount" in det:
+        lines += [
+            "## icount: instructions per operation", "",
+            "Fixed work under `-icount shift=0` (guest time counts instructions), "
+            "counted by the cachesim plugin inside each workload's measured "
+            "phase; the vCPU column says whose instructions (0: the foreground, "
+            "pinned to vCPU 0; all: both).  `rate` is the workload's own "
+            "metric over guest time, i.e. work per 10^9 guest instructions.  "
+            "A/A is vanilla booted twice: the instrument's noise.", "",
+            "| workload | vCPU | ops | vanilla insn/op | A/A | " +
+            " | ".join("%s/vanilla" % c for c in others) + " | vanilla rate | " +
+            " | ".join("%s rate/vanilla" % c for c in others) + " |",
+            "|---|---|---|---|---|" + "---|" * (2 * len(others) + 1),
+        ]
+        for wl, per in det["icount"].items():
+            b = per.get(BASE)
+            if not b:
+                continue
+            flag = " (shared CPU)" if wl.startswith(SHARED) else ""
+            lines.append("| %s%s | %s | %s | %.0f | %s | %s | %s | %s |" % (
+                wl, flag, b["cpu"], b["ops"], b["insn"], rfmt(rel(per, AA, "insn")),
+                " | ".join(rfmt(rel(per, c, "insn")) for c in others),
+                fmt(b["rate"]) if b["rate"] else "-",
+                " | ".join(rfmt(rel(per, c, "rate")) for c in others)))
+        lines.append("")
+    if "cachesim" in det:
+        lines += [
+            "## cachesim: simulated data-cache misses per operation", "",
+            "The same fixed work with the plugin's cache model: a private "
+            "48 KB 12-way L1D per vCPU and a shared 2 MB 16-way L2, 64-byte "
+            "lines, LRU, physical addresses, counting only inside the "
+            "measured phase.  Cost: instructions + %d per L1D miss that hits "
+            "the L2 + %d per L2 miss (cycles of a current x86 core at one "
+            "instruction per cycle; a model, not a measurement)." % (L2_HIT_COST, MEM_COST), "",
+            "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | A/A L1D, L2 | " +
+            " | ".join("%s/vanilla L1D, L2, cost" % c for c in others) + " |",
+            "|---|---|---|---|---|" + "---|" * len(others),
+        ]
+        for wl, per in det["cachesim"].items():
+            b = per.get(BASE)
+            if not b:
+                continue
+            flag = " (shared CPU)" if wl.startswith(SHARED) else ""
+            lines.append("| %s%s | %s | %.1f | %.1f | %s, %s | %s |" % (
+                wl, flag, b["cpu"], b["l1m"], b["l2m"], rfmt(rel(per, AA, "l1m")),
+                rfmt(rel(per, AA, "l2m")),
+                " | ".join("%s, %s, %s" % (rfmt(rel(per, c, "l1m")), rfmt(rel(per, c, "l2m")),
+                                           rfmt(rel(per, c, "cost"))) for c in others)))
+        lines.append("")
+    if notes:
+        lines += notes + [""]
+    return lines
+
+
+def det_targets(det):
+    """The targets of the deterministic modes, checked, not asserted."""
+    lines = ["### Deterministic targets", ""]
+    aa_bad, off_bad, insn_bad, worse = [], [], [], []
+    scen_wins, scen_all = [], []
+    noise = 0.005
+    for mode, keys in (("icount", ["insn"]), ("cachesim", ["insn", "l1m", "l2m"])):
+        for wl, per in det.get(mode, {}).items():
+            for k in keys:
+                r = rel(per, AA, k)
+                if r is not None and abs(r - 1) > 0.005:
+                    aa_bad.append("%s %s %s %.4f" % (mode, wl, k, r))
+    for wl, per in det.get("icount", {}).items():
+        if wl.startswith(SHARED):
+            continue
+        r = rel(per, "hotcold-off", "insn")
+        if r is not None and abs(r - 1) > 0.001:
+            off_bad.append("%s %.4f" % (wl, r))
+        r = rel(per, "hotcold", "insn")
+        if r is not None and r > 1.003:
+            insn_bad.append("%s %.4f" % (wl, r))
+    for wl, per in det.get("cachesim", {}).items():
+        if wl.startswith(SHARED):
+            continue
+        for k in ("l1m", "l2m"):
+            r = rel(per, "hotcold", k)
+            aa = rel(per, AA, k)
+            n = max(noise, abs(aa - 1) if aa else 0)
+            base = per.get(BASE, {}).get(k, 0)
+            # a handful of misses per op is below what a ratio can say
+            if r is not None and r > 1 + n and base >= 1:
+                worse.append("%s %s %.3f" % (wl, k, r))
+        if wl in SCENARIOS:
+            r = rel(per, "hotcold", "l2m")
+            if r is not None:
+                scen_all.append("%s %.3f" % (wl, r))
+                if r <= 0.85:
+                    scen_wins.append(wl)
+    lines.append("- A/A (vanilla against vanilla) within 0.5 %% on every "
+                 "deterministic metric: %s" % ("met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
+    lines.append("- hotcold-off within 0.1 %% of vanilla in instructions per op "
+                 "(icount): %s" % ("met" if not off_bad else "missed on " + ", ".join(off_bad)))
+    lines.append("- hotcold at most 0.3 %% more instructions per op than vanilla "
+                 "(icount): %s" % ("met" if not insn_bad else "missed on " + ", ".join(insn_bad)))
+    lines.append("- hotcold's L2 misses per op at least 15 %% below vanilla's on two "
+                 "scenarios: %s (hotcold/vanilla L2 misses: %s)" % (
+                     "met on " + ", ".join(scen_wins) if len(scen_wins) >= 2 else "missed",
+                     ", ".join(scen_all) or "no scenario run"))
+    lines.append("- hotcold never worse than vanilla in simulated misses per op "
+                 "beyond the A/A noise (at least 0.5 %%; workloads with at least "
+                 "one miss per op): %s" % ("met" if not worse else "missed on " + ", ".join(worse)))
+    lines.append("")
+    return lines
+
+
+SCENARIOS = ("exit_flood", "reclaim_flood", "readahead_same_cpu", "readahead_other_cpu",
+             "big_hot_list")
+
+INTRO = """# hotcold benchmark report
+
+Three instruments, each for the claims it can support:
+
+- **cachesim** (simulated data misses per operation, exact and repeatable):
+  cache warmth, i.e. whether the series hands hot pages to hot users.
+- **icount** (guest instructions per operation, exact and repeatable): the
+  cost of the series' code paths, and that the switch at 0 costs nothing.
+- **wall** (timed runs under QEMU TCG): real-time effects, with the
+  emulator's noise (10-80 % spreads); TCG models no cache, so warmth does
+  not show here.
+
+Workloads: the 2002 hot-n-cold workloads (80 KB write + ftruncate loops,
+a sweep of sizes, an SDET-like shell mix, page-fault loops, the same with
+a streaming reader: `mixed_*`) and scenarios in which vanilla hands cold
+pages to a hot foreground (guest/jobs/bench.sh, guest/src/flood.c):
+`exit_flood` (large processes whose memory is long cold exit on the
+foreground's CPU), `reclaim_flood` (page cache read long ago is reclaimed
+on the foreground's CPU), `readahead_same_cpu` and `readahead_other_cpu`
+(a streaming reader on the same or the other CPU), `big_hot_list` (per-cpu
+lists of thousands of pages, allocation bursts larger than the cache).
+"""
+
+
+def report(outdir):
+    lines = [INTRO]
+    det, dconfigs = load_det(os.path.join(outdir, "det.csv"))
+    if det:
+        lines += det_section(det, dconfigs)
+        lines += det_targets(det)
+        lines += ["`(shared CPU)`: the foreground shares vCPU 0 with a streaming "
+                  "reader that reads a different amount in each run, so its "
+                  "counts are not like for like; they are left out of the "
+                  "targets (readahead_same_cpu is the controlled case).", ""]
+    rc = 0
+    if os.path.exists(os.path.join(outdir, "results.csv")):
+        wl, plot, others = wall_section(outdir)
+        lines += wl
+        rc = wall_chart(outdir, plot, others)
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return rc
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "det-header":
+        print(",".join(DET_FIELDS))
+        return 0
+    if cmd == "det-rows" and len(sys.argv) == 6:
+        return det_rows(*sys.argv[2:6])
+    if cmd == "report" and len(sys.argv) == 3:
+        return report(sys.argv[2])
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

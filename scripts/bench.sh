@@ -1,72 +1,161 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: vanilla vs hotcold, interleaved rounds, fresh boot per run.
-# Results: build/bench/results.csv, vmstat.csv, report.md and ratios.png.
+# make bench: vanilla vs hotcold vs hotcold-off, in three modes.
 #
-# Three configurations in one run: vanilla (baseline kernel), hotcold (the
-# series, switch on) and hotcold-off (the series booted with
-# percpu_pagelist_hot_cold=0); a fresh boot per configuration per round,
-# rounds interleaved (A B C, A B C, ...); every workload of guest/jobs/bench.sh
-# runs in each boot.
+#   wall      timed runs (guest/jobs/bench.sh, wall mode): rounds
+#             interleaved (A B C, A B C, ...), a fresh boot per
+#             configuration per round, medians and spread.  Real time,
+#             with TCG's noise.
+#   icount    fixed work under -icount shift=0 (one guest instruction per
+#             guest ns) with the cachesim plugin counting instructions only:
+#             instructions per operation, exact and repeatable.
+#   cachesim  the same fixed work with the plugin simulating a private L1D
+#             per vCPU and a shared L2 (bench/cachesim): data misses per
+#             operation inside the measured phase.
 #
-# Environment: ROUNDS (default 5), SECS per workload (default 4),
-# QUICK=1 (2 rounds of 1 s per workload).
+# Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
+# (the series booted with percpu_pagelist_hot_cold=0); the deterministic modes
+# also boot vanilla a second time (vanilla-aa: the A/A check of the
+# instruments).  Deterministic runs are one boot per configuration, two
+# at a time (host timing does not enter them).
+#
+# Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
+# (icount, cachesim), report.md and ratios.png.
+#
+# Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
+# 5), SECS per wall workload (default 4), SCALE of the fixed work (default
+# 2), QUICK=1 (wall: 2 rounds of 1 s; deterministic: scale 1 on the
+# scenarios and one workload of each kind), WORKLOADS (restrict every mode).
 . "$(dirname "$0")/lib.sh"
 
+MODES=${MODES:-wall icount cachesim}
 ROUNDS=${ROUNDS:-5}
-[ "${QUICK:-0}" = 1 ] && ROUNDS=2
+SECS=${SECS:-4}
+SCALE=${SCALE:-2}
+QUICK_DET="trunc80k_tmpfs_1 trunc80k_tmpfs_n sdet_2 pagefault_anon pagefault_fork
+exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list"
+if [ "${QUICK:-0}" = 1 ]; then
+	ROUNDS=2 SECS=1 SCALE=1
+	DET_WORKLOADS=${WORKLOADS:-$QUICK_DET}
+else
+	DET_WORKLOADS=${WORKLOADS:-}
+fi
 OUT=$BUILD/bench
 mkdir -p "$OUT"
 # name:flavour:extra kernel command line
-CONFIGS=${BENCH_CONFIGS:-"vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"}
+CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"
+DET_CONFIGS="vanilla:vanilla: vanilla-aa:vanilla: $CONFIGS"
+DET_CONFIGS=$(echo "$DET_CONFIGS" | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+
+for m in $MODES; do
+	case $m in
+	wall | icount | cachesim) ;;
+	*) fail "unknown mode '$m' in MODES -- modes are: wall icount cachesim" ;;
+	esac
+done
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
 "$ROOT/scripts/source.sh" || exit 1
 "$ROOT/scripts/tree.sh" sync || exit 1
-for c in $CONFIGS; do
-	f=$(echo "$c" | cut -d: -f2)
-	case " $built " in *" $f "*) continue ;; esac
+for f in vanilla hotcold; do
 	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
-	built="$built $f"
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
 "$ROOT/scripts/disk.sh" || exit 1
-"$ROOT/scripts/modules.sh" $built || exit 1
+"$ROOT/scripts/modules.sh" vanilla hotcold || exit 1
+case " $MODES " in
+*" icount "* | *" cachesim "*)
+	# builds the plugin, runs its unit test and its end-to-end check
+	"$ROOT/scripts/cachesim.sh" check || exit 1
+	;;
+esac
 
-step bench
-SECS=${SECS:-4}
-[ "${QUICK:-0}" = 1 ] && SECS=1
-csv=$OUT/results.csv
-vmcsv=$OUT/vmstat.csv
-echo "workload,metric,config,round,value" >"$csv"
-echo "workload,config,round,counter,delta" >"$vmcsv"
-t0=$(now)
-total=$((ROUNDS * $(echo $CONFIGS | wc -w)))
-n=0
-for r in $(seq 1 "$ROUNDS"); do
-	for c in $CONFIGS; do
-		name=${c%%:*} rest=${c#*:}
-		f=${rest%%:*} append=${rest#*:}
-		n=$((n + 1))
-		if [ $n -gt 1 ]; then
-			eta=$(( ($(now) - t0) * (total - n + 1) / (n - 1) ))
-		else
-			eta="?"
-		fi
-		msg "run $n/$total: all workloads (${SECS} s each), $name, round $r/$ROUNDS, ETA ${eta} s"
-		tag=bench-$name-$r
-		"$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 900 --tag "$tag" \
-			${append:+--append "$append"} "$f" bench "$SECS" || exit 1
-		out=$LOGS/$f-bench-$tag.out
-		# boot time, then every workload's result and pcp counters
-		sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
-			"$out" >>"$csv"
-		awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); print $2 "," c "," r "," kv[1] "," kv[2] } }' \
-			"$out" >>"$vmcsv"
+T0=$(now)
+
+# ---- wall: timed, interleaved rounds ----
+wall_mode() {
+	local csv=$OUT/results.csv vmcsv=$OUT/vmstat.csv total n=0 r c name rest f append eta tag out
+	step "bench wall"
+	echo "workload,metric,config,round,value" >"$csv"
+	echo "workload,config,round,counter,delta" >"$vmcsv"
+	total=$((ROUNDS * $(echo $CONFIGS | wc -w)))
+	local t0
+	t0=$(now)
+	for r in $(seq 1 "$ROUNDS"); do
+		for c in $CONFIGS; do
+			name=${c%%:*} rest=${c#*:}
+			f=${rest%%:*} append=${rest#*:}
+			n=$((n + 1))
+			if [ $n -gt 1 ]; then
+				eta="$(( ($(now) - t0) * (total - n + 1) / (n - 1) )) s"
+			else
+				eta="?"
+			fi
+			msg "wall run $n/$total: $name, round $r/$ROUNDS (${SECS} s per workload), ETA $eta"
+			tag=bench-$name-$r
+			"$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
+				${append:+--append "$append"} "$f" bench wall "$SECS" ${WORKLOADS:-} || exit 1
+			out=$LOGS/$f-bench-$tag.out
+			sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
+				"$out" >>"$csv"
+			awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
+				for (i = 3; i <= NF; i++) { split($i, kv, "="); print $2 "," c "," r "," kv[1] "," kv[2] } }' \
+				"$out" >>"$vmcsv"
+		done
 	done
+	msg "wall mode took $(($(now) - t0)) s"
+}
+
+# ---- icount / cachesim: fixed work, one boot per configuration ----
+det_one() {
+	local mode=$1 c=$2 name rest f append tag sim
+	name=${c%%:*} rest=${c#*:}
+	f=${rest%%:*} append=${rest#*:}
+	tag=$mode-$name
+	[ "$mode" = cachesim ] && sim=on || sim=off
+	"$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 3000 --tag "$tag" --icount \
+		--plugin "$BUILD/cachesim/cachesim.so,sim=$sim,out=$OUT/$tag.phases" \
+		${append:+--append "$append"} "$f" bench fixed "$SCALE" $DET_WORKLOADS || return 1
+	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" \
+		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
+		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
+}
+
+det_mode() {
+	local mode=$1 t0 pids c rc=0 p
+	step "bench $mode"
+	t0=$(now)
+	msg "$mode: $(echo $DET_CONFIGS | wc -w) boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
+	set -- $DET_CONFIGS
+	while [ $# -gt 0 ]; do
+		pids=
+		for c in "$1" "${2:-}"; do
+			[ -n "$c" ] || continue
+			det_one "$mode" "$c" &
+			pids="$pids $!"
+		done
+		for p in $pids; do
+			wait "$p" || rc=1
+		done
+		[ $rc = 0 ] || fail "a $mode run failed (above) -- its log is in build/logs/"
+		shift; [ $# -gt 0 ] && shift
+	done
+	msg "$mode mode took $(($(now) - t0)) s"
+}
+
+det=$OUT/det.csv
+rm -f "$OUT"/*.phases "$OUT"/icount-*.csv "$OUT"/cachesim-*.csv
+[ -f "$OUT/results.csv" ] && case " $MODES " in *" wall "*) ;; *) rm -f "$OUT/results.csv" "$OUT/vmstat.csv" ;; esac
+for m in $MODES; do
+	case $m in
+	wall) wall_mode ;;
+	*) det_mode "$m" ;;
+	esac
 done
-msg "benchmark runs took $(($(now) - t0)) s"
-python3 "$ROOT/bench/report.py" "$csv" "$vmcsv" "$OUT" || fail "the report failed (bench/report.py)"
+python3 "$ROOT/bench/report.py" det-header >"$det"
+cat "$OUT"/icount-*.csv "$OUT"/cachesim-*.csv >>"$det" 2>/dev/null
+msg "benchmark runs took $(($(now) - T0)) s"
+step report
+python3 "$ROOT/bench/report.py" report "$OUT" || fail "the report failed (bench/report.py)"
 cat "$OUT/report.md"

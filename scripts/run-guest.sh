@@ -78,11 +78,14 @@ if [ -n "${initrd_cat:-}$extra_initrd" ]; then
 	cat "$initrd" ${initrd_cat:-} $extra_initrd >"$BUILD/initrd-$flavour$tag.cpio.gz"
 	initrd=$BUILD/initrd-$flavour$tag.cpio.gz
 fi
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m "$mem"
+accel=tcg
+# the cachesim plugin has no locking: one TCG thread (as -icount has anyway)
+[ -n "$plugin" ] && accel=tcg,thread=single
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
 [ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")
-[ -n "$icount" ] && qemu+=(-icount shift=0,sleep=off,align=off)
+[ -n "$icount" ] && qemu+=(-icount "${HOTCOLD_ICOUNT:-shift=0,sleep=off,align=off}")
 [ -n "$plugin" ] && qemu+=(-plugin "$plugin")
 
 if [ -n "$interactive" ]; then

@@ -107,6 +107,18 @@ check "harness refuses an unknown flavour" \
 	bash -c "! '$ROOT/scripts/run-guest.sh' no-such-flavour test 2>/dev/null"
 check "harness reports a kernel panic" \
 	"$ROOT/scripts/run-guest.sh" --expect-fail --timeout 120 --tag selftest hotcold panic
+# The bench's cache simulator: its model against access patterns of known
+# miss counts (host), then the plugin in QEMU against guest walks.
+if "$ROOT/scripts/cachesim.sh" check hotcold; then
+	pass "cachesim plugin builds and loads"
+else
+	failed "cachesim plugin (scripts/cachesim.sh check hotcold: see above)"
+fi
+for tap in "$BUILD/cachesim/test.tap" "$BUILD/cachesim/check.tap"; do
+	[ -f "$tap" ] || continue
+	sed -n 's/^ok [0-9]* - /ok cachesim: /p; s/^not ok [0-9]* - /FAIL cachesim: /p' "$tap" >"$tap.results"
+	tally "$tap.results"
+done
 stage_end
 
 stage "boot parameter"

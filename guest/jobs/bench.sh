@@ -1,22 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
 # The make bench workloads, run one after the other in one boot.
-# hotcold.args=SECONDS[,WORKLOAD...]: seconds per workload, and optionally
-# which workloads (default all).  Prints per workload:
+#
+# hotcold.args=MODE,AMOUNT[,WORKLOAD...]
+#   wall,SECONDS   each workload runs for SECONDS of wall time (the
+#                  scenarios run their fixed amount of work)
+#   fixed,SCALE    each workload does a fixed amount of work times SCALE,
+#                  for the deterministic modes (icount, cachesim)
+#   WORKLOAD...    which workloads (default all)
+#
+# Prints per workload:
 #   hotcold-result WORKLOAD METRIC=VALUE
 #   hotcold-vmstat WORKLOAD name=delta ...   (pcp counters over the run)
+#   hotcold-phase WORKLOAD ops=N cpu=0|all   (one per measured phase, in
+#                  the order the phases close; cpu: the vCPU whose counts
+#                  are the workload's, 0 for the pinned foreground)
+# The measured phase is opened and closed by the workload itself
+# (guest/src/benchutil.h), or by `phase begin/end` around shell workloads.
 . /guest/lib.sh
 set -- $HOTCOLD_ARGS
-SECS=${1:-4}
-shift
+MODE=${1:-wall}
+AMOUNT=${2:-4}
+shift 2
 ONLY=" $* "
 N=$(nproc)
 B=/guest/bin
-PCP="pcp_hot_alloc pcp_cold_alloc pcp_cold_request pcp_hot_free pcp_cold_free pcp_demote pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages pgalloc_dma32 pgalloc_normal pgfree"
+PCP="pcp_cold_alloc pcp_cold_request pcp_cold_free pcp_demote pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages pgalloc_dma32 pgalloc_normal pgfree pgscan_kswapd pgsteal_kswapd"
+case $MODE in
+wall) SECS=$AMOUNT ;;
+fixed) SECS=0 ;;
+*) echo "hotcold: bench: unknown mode '$MODE' (wall or fixed)"; exit 2 ;;
+esac
 
 want() {
 	[ "$ONLY" = "  " ] && return 0
 	case $ONLY in *" $1 "*) return 0 ;; esac
 	return 1
+}
+
+# loops N: the fixed amount of work N times SCALE, or 0 (timed) in wall mode
+loops() {
+	if [ "$MODE" = fixed ]; then echo $(($1 * AMOUNT)); else echo 0; fi
 }
 
 snap() {
@@ -30,71 +53,120 @@ report_vm() {
 		END { print "hotcold-vmstat " w s }' /tmp/vm.before /tmp/vm.after
 }
 
-# run WORKLOAD METRIC COMMAND...: the command prints METRIC=VALUE
+# run WORKLOAD METRIC CPU COMMAND...: the command prints METRIC=VALUE and
+# ops=N and opens and closes one measured phase
 run() {
-	local w=$1 m=$2 out
-	shift 2
+	local w=$1 m=$2 cpu=$3 out
+	shift 3
 	want "$w" || return 0
 	drop_caches
 	snap before
 	out=$("$@") || { echo "hotcold: workload $w failed: $out"; return 1; }
 	echo "hotcold-result $w $m=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$m=//p")"
+	echo "hotcold-phase $w ops=$(echo "$out" | tr ' ' '\n' | sed -n 's/^ops=//p') cpu=$cpu"
 	report_vm "$w"
 }
 
-# a streaming reader of the big file in the background, for the mixed runs
+# A streaming reader of the big file (ext4 on the virtio disk) in the
+# background: reader_start CPU [drop]
 reader_start() {
-	( while :; do dd if=/mnt/big of=/dev/null bs=256k 2>/dev/null; done ) &
+	taskset -c "$1" $B/streamread /mnt/big $2 &
 	READER=$!
-	sleep 1
+	sleep 0.1
 }
 
 reader_stop() {
 	kill $READER 2>/dev/null
 	wait $READER 2>/dev/null
-	pkill dd 2>/dev/null
 }
 
+# SDET-like shell mix: USERS concurrent users, for SECS or a fixed number
+# of scripts each
 sdet() {
-	local users=$1 i end total=0
+	local users=$1 scripts=$2 i end total=0 t0 t1
 	end=$(awk -v s="$SECS" '{ print $1 + s }' /proc/uptime)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	$B/phase begin
 	for i in $(seq 1 "$users"); do
-		sh /guest/sdet.sh "/tmp/sdet.$i" "$end" >"/tmp/sdet.$i.n" &
+		sh /guest/sdet.sh "/tmp/sdet.$i" "$end" "$scripts" >"/tmp/sdet.$i.n" &
 	done
 	wait
+	$B/phase end
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	for i in $(seq 1 "$users"); do
 		total=$((total + $(cat "/tmp/sdet.$i.n")))
 		rm -rf "/tmp/sdet.$i" "/tmp/sdet.$i.n"
 	done
-	awk -v n="$total" -v s="$SECS" 'BEGIN { printf "scripts_per_hour=%.0f\n", n * 3600 / s }'
+	awk -v n="$total" -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "scripts_per_hour=%.0f ops=%d\n", n * 3600 / (b - a), n }'
 }
 
+# the foreground beside a streaming reader, both on CPU 0 (under -icount
+# a busy vCPU 0 starves vCPU 1, so the reader shares the foreground's CPU)
 mixed() {
 	local out
-	reader_start
-	out=$("$@")
+	reader_start 0
+	case $1 in
+	sdet) out=$("$@") ;;	# a shell function: not pinned
+	*) out=$(taskset -c 0 "$@") ;;
+	esac
 	reader_stop
 	echo "$out"
 }
 
-echo "hotcold-info kernel=$(uname -r) cpus=$N secs=$SECS switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none)"
-run trunc80k_tmpfs_1 loops_per_s $B/trunc80k /tmp 81920 1 "$SECS"
-run trunc80k_tmpfs_n loops_per_s $B/trunc80k /tmp 81920 "$N" "$SECS"
-run trunc80k_ext4_1 loops_per_s $B/trunc80k /mnt 81920 1 "$SECS"
-run trunc80k_ext4_n loops_per_s $B/trunc80k /mnt 81920 "$N" "$SECS"
-for kb in 16 256 1024 8192; do
-	run "trunc_sweep_${kb}k" loops_per_s $B/trunc80k /tmp $((kb * 1024)) "$N" "$SECS"
-done
-for u in 1 2 4 8; do
-	run "sdet_$u" scripts_per_hour sdet "$u"
-done
-run pagefault_anon pages_per_s $B/pagefault anon 4194304 "$N" "$SECS"
-run pagefault_fork forks_per_s $B/pagefault fork 65536 "$N" "$SECS"
-run mixed_pagefault pages_per_s mixed $B/pagefault anon 4194304 1 "$SECS"
-run mixed_trunc80k loops_per_s mixed $B/trunc80k /tmp 81920 1 "$SECS"
-run mixed_sdet scripts_per_hour mixed sdet 2
+# Scenarios in which vanilla hands cold pages to a hot foreground: a
+# page-fault loop over 1 MB on CPU 0, whose own freed pages are hot (see
+# guest/src/flood.c).  On the same CPU the cold pages come at fixed points
+# of the loop, so every kernel does the same work: 1 exits of processes
+# whose memory is long cold, 2 reclaim of page cache read long ago, 3
+# readahead.  On the other CPU (3b) a reader runs while the foreground
+# sleeps 1 ms after each iteration (under -icount vCPU 1 runs only while
+# vCPU 0 idles).
+readahead_other() {
+	local out
+	reader_start 1 drop
+	out=$(taskset -c 0 $B/pagefault anon 1048576 1 "$SECS" "$1" 1000)
+	reader_stop
+	echo "$out"
+}
 
-# in-kernel microbenchmark (bench/module), built for this kernel
+# 4: a per-cpu list made long (high_fraction 8: thousands of pages) and
+# bursts larger than the cache
+big_hot_list() {
+	local out
+	echo 8 >/proc/sys/vm/percpu_pagelist_high_fraction
+	out=$(taskset -c 0 $B/pagefault anon 16777216 1 "$SECS" "$1")
+	echo 0 >/proc/sys/vm/percpu_pagelist_high_fraction
+	echo "$out"
+}
+
+echo "hotcold-info kernel=$(uname -r) cpus=$N mode=$MODE amount=$AMOUNT switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none)"
+run trunc80k_tmpfs_1 loops_per_s 0 taskset -c 0 $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
+run trunc80k_tmpfs_n loops_per_s all $B/trunc80k /tmp 81920 "$N" "$SECS" "$(loops 150)"
+run trunc80k_ext4_1 loops_per_s 0 taskset -c 0 $B/trunc80k /mnt 81920 1 "$SECS" "$(loops 300)"
+run trunc80k_ext4_n loops_per_s all $B/trunc80k /mnt 81920 "$N" "$SECS" "$(loops 150)"
+run trunc_sweep_16k loops_per_s all $B/trunc80k /tmp 16384 "$N" "$SECS" "$(loops 300)"
+run trunc_sweep_256k loops_per_s all $B/trunc80k /tmp 262144 "$N" "$SECS" "$(loops 30)"
+run trunc_sweep_1024k loops_per_s all $B/trunc80k /tmp 1048576 "$N" "$SECS" "$(loops 8)"
+run trunc_sweep_8192k loops_per_s all $B/trunc80k /tmp 8388608 "$N" "$SECS" "$(loops 1)"
+for u in 1 2 4 8; do
+	run "sdet_$u" scripts_per_hour all sdet "$u" "$(loops $((8 / u)))"
+done
+run pagefault_anon pages_per_s all $B/pagefault anon 4194304 "$N" "$SECS" "$(loops 4)"
+run pagefault_fork forks_per_s all $B/pagefault fork 65536 "$N" "$SECS" "$(loops 60)"
+run mixed_pagefault pages_per_s 0 mixed $B/pagefault anon 4194304 1 "$SECS" "$(loops 8)"
+run mixed_trunc80k loops_per_s 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
+run mixed_sdet scripts_per_hour all mixed sdet 2 "$(loops 2)"
+# scenarios: a fixed amount of work in every mode
+S=${AMOUNT%.*}
+run exit_flood pages_per_s 0 $B/flood exit 24 4 1024 $((40 * S))
+run reclaim_flood pages_per_s 0 $B/flood reclaim 96 4 1024 $((40 * S))
+run readahead_same_cpu pages_per_s 0 $B/flood readahead 256 0 1024 $((40 * S))
+run readahead_other_cpu pages_per_s 0 readahead_other $((40 * S))
+run big_hot_list pages_per_s 0 big_hot_list $((4 * S))
+
+# in-kernel microbenchmark (bench/module), built for this kernel; timed,
+# so wall mode only
 alloc_bench() {
 	local m
 	m=$(ls /guest/modules/hotcold_bench.ko 2>/dev/null) || { echo "no module"; return 1; }
@@ -103,7 +175,7 @@ alloc_bench() {
 	rmmod hotcold_bench
 	dmesg | sed -n 's/.*hotcold-result //p'
 }
-if want alloc; then
+if [ "$MODE" = wall ] && want alloc; then
 	drop_caches
 	snap before
 	alloc_bench | while read -r w v; do echo "hotcold-result $w $v"; done

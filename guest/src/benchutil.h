@@ -7,11 +7,66 @@
 #ifndef HOTCOLD_BENCHUTIL_H
 #define HOTCOLD_BENCHUTIL_H
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+
+/*
+ * Measured phase markers for the cachesim TCG plugin (bench/cachesim): a
+ * 7-byte NOP, "nopl MAGIC(%rax)", that the plugin recognises.  They do
+ * nothing on hardware or without the plugin.  Phases do not nest; the
+ * plugin's counters are global, so one process opens and closes a phase.
+ */
+static inline void hc_phase_begin(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80; .long 0x48430001" ::: "memory");
+}
+
+static inline void hc_phase_end(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80; .long 0x48430002" ::: "memory");
+}
+
+/*
+ * Tell the plugin that a device (DMA) wrote the page at p since the CPU
+ * last touched it, then read its first byte: the plugin drops the page's
+ * lines from its caches, as the device's writes did on hardware.
+ */
+static inline char hc_dma_done(const volatile char *p)
+{
+	char c;
+
+	asm volatile(".byte 0x0f, 0x1f, 0x80; .long 0x48430003\n\t"
+		     "movb (%1), %0" : "=q" (c) : "r" (p) : "memory");
+	return c;
+}
+
+/*
+ * Read bytes at pos of a file through a mapping, one word per cache line,
+ * marking each page as written by the disk's DMA first; then, with drop,
+ * drop the range from the page cache.  Returns a checksum, 0 on failure.
+ */
+static inline unsigned long consume_file(int fd, off_t pos, long bytes, int drop)
+{
+	volatile char *p = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, pos);
+	unsigned long sum = 1;
+	long off;
+
+	if (p == MAP_FAILED)
+		return 0;
+	for (off = 0; off < bytes; off += 64) {
+		if (!(off & 4095))
+			sum += hc_dma_done(p + off);
+		sum += p[off];
+	}
+	munmap((void *)p, bytes);
+	if (drop)
+		posix_fadvise(fd, pos, bytes, POSIX_FADV_DONTNEED);
+	return sum;
+}
 
 #define MAX_INSTANCES 64
 
@@ -68,14 +123,16 @@ static inline int reap(long n, const unsigned long *done, unsigned long *total)
 	int rc = 0;
 	long i;
 
-	*total = 0;
 	for (i = 0; i < n; i++) {
 		int st;
 
 		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			rc = 1;
-		*total += done[i];
 	}
+	/* only now: wait() returns the workers in any order */
+	*total = 0;
+	for (i = 0; i < n; i++)
+		*total += done[i];
 	return rc;
 }
 

@@ -6,13 +6,19 @@
  *   fork:  fork a child that touches a few pages and exits, repeat; one
  *          loop per instance (page tables built and freed).  Metric: forks/s.
  *
- * usage: pagefault anon|fork SIZE INSTANCES SECONDS [LOOPS]
+ *   THINK_US: sleep this long after each anon iteration (a foreground that
+ *          is not always on the CPU, so that others on the machine run:
+ *          under -icount a busy vCPU 0 starves vCPU 1)
+ *
+ * usage: pagefault anon|fork SIZE INSTANCES SECONDS [LOOPS [THINK_US]]
  * prints: pages_per_s=<n> | forks_per_s=<n>
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "benchutil.h"
+
+static long think_us;
 
 static unsigned long run_anon(const struct run_args *a, double t0)
 {
@@ -29,6 +35,8 @@ static unsigned long run_anon(const struct run_args *a, double t0)
 			p[off] = 1;
 		munmap(p, a->size);
 		pages += a->size / psz;
+		if (think_us)
+			usleep(think_us);
 	}
 	return pages;
 }
@@ -64,9 +72,11 @@ int main(int argc, char **argv)
 	long i;
 
 	if (argc < 2 || parse_run_args(argc, argv, &a)) {
-		fprintf(stderr, "usage: %s anon|fork SIZE INSTANCES SECONDS [LOOPS]\n", argv[0]);
+		fprintf(stderr, "usage: %s anon|fork SIZE INSTANCES SECONDS [LOOPS [THINK_US]]\n",
+			argv[0]);
 		return 2;
 	}
+	think_us = argc > 6 ? atol(argv[6]) : 0;
 	anon = !strcmp(argv[1], "anon");
 	if (!anon && strcmp(argv[1], "fork")) {
 		fprintf(stderr, "%s: mode must be anon or fork\n", argv[0]);
@@ -75,6 +85,7 @@ int main(int argc, char **argv)
 	done = shared_counters();
 	if (!done)
 		return 1;
+	hc_phase_begin();
 	t0 = now();
 	for (i = 0; i < a.inst; i++) {
 		if (fork() == 0) {
@@ -83,7 +94,8 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = reap(a.inst, done, &total);
-	printf("%s=%.1f count=%lu\n", anon ? "pages_per_s" : "forks_per_s",
-	       total / (now() - t0), total);
+	hc_phase_end();
+	printf("%s=%.1f count=%lu ops=%lu\n", anon ? "pages_per_s" : "forks_per_s",
+	       total / (now() - t0), total, total);
 	return rc;
 }

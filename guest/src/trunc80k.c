@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 		return 1;
 	memset(buf, 'x', a.size);
 
+	hc_phase_begin();
 	t0 = now();
 	for (i = 0; i < a.inst; i++) {
 		if (fork() == 0) {
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = reap(a.inst, done, &total);
-	printf("loops_per_s=%.1f loops=%lu\n", total / (now() - t0), total);
+	hc_phase_end();
+	printf("loops_per_s=%.1f loops=%lu ops=%lu\n", total / (now() - t0), total, total);
 	return rc;
 }

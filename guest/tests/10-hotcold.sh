@@ -13,14 +13,25 @@ pcp_field() {
 
 t_vmstat_fields() {
 	local f
-	for f in pcp_hot_alloc pcp_cold_alloc pcp_cold_request pcp_hot_free \
-		pcp_cold_free pcp_demote pcp_refill pcp_refill_pages \
-		pcp_drain pcp_drain_pages; do
+	for f in pcp_cold_alloc pcp_cold_request pcp_cold_free pcp_demote \
+		pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages; do
 		[ -n "$(vmstat $f)" ] || die "no $f in /proc/vmstat"
 	done
 	[ "$(vmstat pcp_refill)" -gt 0 ] || die "pcp_refill is 0 after boot"
 }
 tap_run "vmstat_has_pcp_hot_cold_counters" t_vmstat_fields
+
+# A process with more anonymous memory than the CPU's cache frees it cold
+# at exit (dd's 64 MB buffer is filled from /dev/zero: anonymous pages).
+t_exit_frees_cold() {
+	local before after
+	before=$(vmstat pcp_cold_free)
+	dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null
+	after=$(vmstat pcp_cold_free)
+	echo "64 MB process exited: pcp_cold_free +$((after - before))"
+	[ $((after - before)) -ge 15000 ] || die "expected at least 15000 cold frees"
+}
+tap_run "large_exit_frees_cold" t_exit_frees_cold
 
 t_zoneinfo_fields() {
 	local f

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flood: a page-fault loop (the foreground: map FG_KB, write every page,
+ * unmap; its own freed pages are cache hot) on CPU 0, and on the same CPU
+ * a fixed amount of work that frees or allocates pages the CPU has not
+ * touched recently, interleaved at fixed points so that every kernel sees
+ * the same sequence:
+ *
+ *   exit MB N       N processes each touch MB of anonymous memory before
+ *                   the phase; one of them is killed (and reaped) after
+ *                   every LOOPS/N iterations: its exit frees MB at once.
+ *   reclaim MB N    MB of /mnt/big (ext4: order-0 page cache) is mapped
+ *                   and read before the phase
+ *                   (page cache touched long ago); after every LOOPS/N
+ *                   iterations, MB/N of it is reclaimed with MADV_PAGEOUT
+ *                   (shrink_folio_list() in this task, on this CPU, as in
+ *                   direct or proactive reclaim).
+ *   readahead KB 0  after every iteration, read the next KB of /mnt/big
+ *                   through a mapping (readahead allocations, data by
+ *                   DMA: see consume_file()), dropping what was read.
+ *
+ * usage: flood exit|reclaim|readahead SIZE N FG_KB LOOPS
+ * prints: pages_per_s=<foreground pages/s> count=<pages> ops=<pages>
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchutil.h"
+
+#define BIGFILE "/mnt/big"	/* on the scratch disk: ext4, order-0 page cache */
+
+static long fg_bytes;
+
+static void touch(volatile char *p, long bytes)
+{
+	long off;
+
+	for (off = 0; off < bytes; off += 4096)
+		p[off] = 1;
+}
+
+static void fg_iteration(void)
+{
+	char *p = mmap(NULL, fg_bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("flood: mmap");
+		exit(1);
+	}
+	touch(p, fg_bytes);
+	munmap(p, fg_bytes);
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* exit: processes whose memory is long cold, killed one by one */
+static pid_t hogs[MAX_INSTANCES];
+
+static void exit_setup(long bytes, long n)
+{
+	int pipefd[2];
+	long i;
+	char c;
+
+	if (pipe(pipefd))
+		die("flood: pipe");
+	for (i = 0; i < n; i++) {
+		hogs[i] = fork();
+		if (hogs[i] < 0)
+			die("flood: fork");
+		if (hogs[i] == 0) {
+			char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				_exit(1);
+			touch(p, bytes);
+			if (write(pipefd[1], "r", 1) != 1)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (read(pipefd[0], &c, 1) != 1)
+			die("flood: a process did not start");
+}
+
+static void exit_one(long i)
+{
+	kill(hogs[i], SIGKILL);
+	waitpid(hogs[i], NULL, 0);
+}
+
+/* reclaim: page cache read long ago, paged out chunk by chunk */
+static char *cache;
+
+static void reclaim_setup(long bytes)
+{
+	int fd = open(BIGFILE, O_RDONLY);
+	long off;
+	volatile char sum = 0;
+
+	if (fd < 0)
+		die(BIGFILE);
+	cache = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	if (cache == MAP_FAILED)
+		die("flood: mmap " BIGFILE);
+	for (off = 0; off < bytes; off += 4096)
+		sum += cache[off];
+	close(fd);
+}
+
+static void reclaim_one(long i, long chunk)
+{
+	if (madvise(cache + i * chunk, chunk, MADV_PAGEOUT))
+		die("flood: MADV_PAGEOUT");
+}
+
+/* readahead: a stream read a piece per iteration */
+static int ra_fd;
+static off_t ra_pos, ra_size;
+
+static void readahead_setup(void)
+{
+	ra_fd = open(BIGFILE, O_RDONLY);
+	if (ra_fd < 0)
+		die(BIGFILE);
+	ra_size = lseek(ra_fd, 0, SEEK_END);
+}
+
+static void readahead_one(long bytes)
+{
+	if (ra_pos + bytes > ra_size)
+		ra_pos = 0;
+	if (!consume_file(ra_fd, ra_pos, bytes, 1))
+		die("flood: read " BIGFILE);
+	ra_pos += bytes;
+}
+
+int main(int argc, char **argv)
+{
+	long size, n, loops, every = 1, i, done = 0;
+	enum { EXIT, RECLAIM, READAHEAD } mode;
+	cpu_set_t cpu0;
+	double t0, t;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: %s exit|reclaim|readahead SIZE N FG_KB LOOPS\n", argv[0]);
+		return 2;
+	}
+	size = atol(argv[2]);
+	n = atol(argv[3]);
+	fg_bytes = atol(argv[4]) << 10;
+	loops = atol(argv[5]);
+	if (size <= 0 || n < 0 || n > MAX_INSTANCES || fg_bytes <= 0 || loops <= 0 ||
+	    loops < n || (strcmp(argv[1], "readahead") && !n)) {
+		fprintf(stderr, "%s: bad arguments\n", argv[0]);
+		return 2;
+	}
+	if (n)
+		every = loops / n;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		die("flood: sched_setaffinity");
+	if (!strcmp(argv[1], "exit")) {
+		mode = EXIT;
+		exit_setup(size << 20, n);
+	} else if (!strcmp(argv[1], "reclaim")) {
+		mode = RECLAIM;
+		reclaim_setup(size << 20);
+	} else if (!strcmp(argv[1], "readahead")) {
+		mode = READAHEAD;
+		readahead_setup();
+	} else {
+		fprintf(stderr, "%s: mode must be exit, reclaim or readahead\n", argv[0]);
+		return 2;
+	}
+	/* what the setup touched is long cold by the time the phase opens */
+	for (i = 0; i < 8; i++)
+		fg_iteration();
+
+	hc_phase_begin();
+	t0 = now();
+	for (i = 0; i < loops; i++) {
+		fg_iteration();
+		if (mode == READAHEAD) {
+			readahead_one(size << 10);
+		} else if (i % every == every - 1 && done < n) {
+			if (mode == EXIT)
+				exit_one(done);
+			else
+				reclaim_one(done, (size << 20) / n);
+			done++;
+		}
+	}
+	t = now() - t0;
+	hc_phase_end();
+	if (mode == EXIT)
+		while (done < n)
+			exit_one(done++);
+	printf("pages_per_s=%.1f count=%ld ops=%ld\n", loops * (fg_bytes >> 12) / t,
+	       loops * (fg_bytes >> 12), loops * (fg_bytes >> 12));
+	return 0;
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * phase: open or close a measured phase of the cachesim plugin from a
+ * shell script, or check the plugin with a walk of known miss count.
+ *
+ * usage: phase begin | phase end
+ *        phase walk BYTES PASSES
+ *   walk: touch BYTES of memory once (page faults, outside the phase),
+ *   then, inside a phase, read one word per 64-byte line PASSES times.
+ *   A walk over twice the simulated L1D misses L1 on every line of every
+ *   pass; a walk over half of it misses only in the warm-up.
+ *   prints: lines=<lines read in the phase>
+ */
+#include <string.h>
+
+#include "benchutil.h"
+
+static int walk(long bytes, long passes)
+{
+	volatile char *buf = malloc(bytes);
+	unsigned long lines = 0;
+	long off, p;
+
+	if (!buf || bytes <= 0 || passes <= 0)
+		return 1;
+	memset((char *)buf, 1, bytes);
+	hc_phase_begin();
+	for (p = 0; p < passes; p++) {
+		for (off = 0; off < bytes; off += 64)
+			(void)buf[off];
+		lines += bytes / 64;
+	}
+	hc_phase_end();
+	printf("lines=%lu\n", lines);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "begin")) {
+		hc_phase_begin();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "end")) {
+		hc_phase_end();
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "walk"))
+		return walk(atol(argv[2]), atol(argv[3]));
+	fprintf(stderr, "usage: %s begin|end|walk BYTES PASSES\n", argv[0]);
+	return 2;
+}
