@@ -9,7 +9,8 @@ step checkpatch
 [ -f "$ROOT/patches/series" ] || exit 0
 rc=0
 for p in $(grep -v '^#' "$ROOT/patches/series"); do
-	out=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --color=never \
+	# Debian's python3 first: its ply (python3-ply) runs the SPDX check
+	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --color=never \
 		--summary-file "$ROOT/patches/$p" 2>&1)
 	if echo "$out" | grep -q 'total: 0 errors, 0 warnings'; then
 		echo "ok $p"

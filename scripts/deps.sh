@@ -14,7 +14,8 @@ qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs
 busybox:busybox-static sparse:sparse
 /usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev
 stress-ng:stress-ng pkg-config:pkg-config
-/usr/include/glib-2.0/glib.h:libglib2.0-dev"
+/usr/include/glib-2.0/glib.h:libglib2.0-dev
+/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply"
 [ "${1:-test}" = bench ] && NEED="$NEED gnuplot:gnuplot-nox"
 
 have() {

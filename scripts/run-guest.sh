@@ -8,7 +8,10 @@
 #   --timeout S       hard timeout in seconds (default 300)
 #   --append "..."    extra kernel command line
 #   --tag NAME        log name suffix (build/logs/<flavour>-<job>[-NAME].log)
-#   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns)
+#   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns),
+#                     and as little run-to-run variation as the guest allows:
+#                     no RDRAND/RDSEED (the kernel's RNG seeds from them), no
+#                     address-space randomisation (norandmaps nokaslr)
 #   --plugin SO,ARGS  load a TCG plugin
 #   --allow REGEX     console lines matching REGEX are expected, not failures
 #   --extra-initrd F  append another cpio archive to the guest image
@@ -68,6 +71,7 @@ cmdline="console=ttyS0 panic=-1 hotcold.job=$job"
 [ $# -gt 0 ] && cmdline="$cmdline hotcold.args=$(echo "$*" | tr ' ' ',')"
 [ "$flavour" = debug ] && cmdline="$cmdline debug_pagealloc=on"
 [ "$job" = test ] || cmdline="$cmdline kunit.enable=0"
+[ -n "$icount" ] && cmdline="$cmdline norandmaps nokaslr"
 cmdline="$cmdline $append"
 
 log=$LOGS/$flavour-$job$tag.log
@@ -81,7 +85,9 @@ fi
 accel=tcg
 # the cachesim plugin has no locking: one TCG thread (as -icount has anyway)
 [ -n "$plugin" ] && accel=tcg,thread=single
-qemu=(qemu-system-x86_64 -accel "$accel" -cpu max -smp "$smp" -m "$mem"
+cpu=max
+[ -n "$icount" ] && cpu=max,-rdrand,-rdseed
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
 [ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")

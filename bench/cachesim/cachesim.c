@@ -22,7 +22,8 @@
  *   out=PATH       where the phase lines go (required)
  *   sim=on|off     simulate the caches (off: instruction counts only)
  *   profile=on|off also write PATH.profile: "phase block-address
- *                  instructions" for every translated block run in a phase
+ *                  instructions L2-misses" for every translated block run
+ *                  in a phase
  *                  (map the addresses to functions with System.map)
  *   l1size=49152 l1ways=12 l2size=2097152 l2ways=16 line=64
  *
@@ -52,7 +53,8 @@ struct vcpu {
 /* one translated block: its instructions counted per execution in a phase */
 struct tb_info {
 	uint64_t vaddr;
-	uint64_t execs;		/* in phases, with profile=on */
+	uint64_t execs;		/* in phases */
+	uint64_t l2_misses;	/* by its accesses, in phases */
 	uint32_t n;
 	uint32_t mode;
 };
@@ -100,16 +102,19 @@ static void profile_dump(unsigned long phase)
 
 	qsort(tbs, nr_tbs, sizeof(*tbs), cmp_vaddr);
 	for (i = 0; i < nr_tbs; i++) {
-		uint64_t insns = 0, vaddr = tbs[i]->vaddr;
+		uint64_t insns = 0, l2m = 0, vaddr = tbs[i]->vaddr;
 
 		while (i < nr_tbs && tbs[i]->vaddr == vaddr) {
 			insns += tbs[i]->execs * tbs[i]->n;
+			l2m += tbs[i]->l2_misses;
 			tbs[i]->execs = 0;
+			tbs[i]->l2_misses = 0;
 			i++;
 		}
 		i--;
-		if (insns)
-			fprintf(prof, "%lu %" PRIx64 " %" PRIu64 "\n", phase, vaddr, insns);
+		if (insns || l2m)
+			fprintf(prof, "%lu %" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+				phase, vaddr, insns, l2m);
 	}
 	fflush(prof);
 }
@@ -118,7 +123,9 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-	struct cache_stats scratch, *st;
+	struct tb_info *tb = udata;
+	struct cache_stats scratch = { 0 }, *st;
+	uint64_t l2m;
 	struct vcpu *v;
 
 	if (!hw || qemu_plugin_hwaddr_is_io(hw) || vcpu >= (unsigned int)nr_vcpus)
@@ -136,9 +143,12 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		}
 		return;
 	}
-	st = in_phase ? &v->st[(uintptr_t)udata] : &scratch;
+	st = in_phase ? &v->st[tb->mode] : &scratch;
+	l2m = st->l2_misses;
 	hier_access(&v->l1, &l2, qemu_plugin_hwaddr_phys_addr(hw),
 		    1u << qemu_plugin_mem_size_shift(info), st);
+	if (in_phase)
+		tb->l2_misses += st->l2_misses - l2m;
 }
 
 static void phase_begin(void)
@@ -223,8 +233,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (simulate)
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_access,
 							 QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW,
-							 (void *)mode);
+							 QEMU_PLUGIN_MEM_RW, info);
 	}
 }
 

@@ -6,7 +6,7 @@
 #                  scenarios run their fixed amount of work)
 #   fixed,SCALE    each workload does a fixed amount of work times SCALE,
 #                  for the deterministic modes (icount, cachesim)
-#   WORKLOAD...    which workloads (default all)
+#   WORKLOAD...    which workloads (default all; -WORKLOAD: all but it)
 #
 # Prints per workload:
 #   hotcold-result WORKLOAD METRIC=VALUE
@@ -22,7 +22,10 @@ MODE=${1:-wall}
 AMOUNT=${2:-4}
 shift 2
 ONLY=" $* "
+# the _n workloads: one instance per CPU, at least two (the deterministic
+# modes boot one vCPU)
 N=$(nproc)
+[ "$N" -lt 2 ] && N=2
 B=/guest/bin
 PCP="pcp_cold_alloc pcp_cold_request pcp_cold_free pcp_demote pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages pgalloc_dma32 pgalloc_normal pgfree pgscan_kswapd pgsteal_kswapd"
 case $MODE in
@@ -31,8 +34,11 @@ fixed) SECS=0 ;;
 *) echo "hotcold: bench: unknown mode '$MODE' (wall or fixed)"; exit 2 ;;
 esac
 
+# want WORKLOAD: named, or not excluded with -WORKLOAD when only
+# exclusions (or nothing) were given
 want() {
-	[ "$ONLY" = "  " ] && return 0
+	case $ONLY in *" -$1 "*) return 1 ;; esac
+	[ -z "$(echo $ONLY | tr ' ' '\n' | grep -v '^-')" ] && return 0
 	case $ONLY in *" $1 "*) return 0 ;; esac
 	return 1
 }
