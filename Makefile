@@ -25,6 +25,7 @@ help:
 	@echo "  make shell         boot the hotcold kernel to a busybox shell"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make build-series  build the kernel at every step of the series"
+	@echo "  make cachesim      build the bench's TCG cache plugin and run its tests"
 
 test:
 	@$(S)/test.sh
@@ -61,6 +62,9 @@ checkpatch:
 
 build-series:
 	@$(S)/build-series.sh
+
+cachesim: kernel-vanilla image
+	@$(S)/deps.sh bench && $(S)/cachesim.sh check
 
 clean:
 	rm -rf build/logs build/bench build/initramfs* build/disk* build/modules-*

@@ -280,7 +280,24 @@ def rfmt(r):
     return "-" if r is None else "%.4f" % r
 
 
-def det_section(det, configs):
+def wall_summary(outdir):
+    """{workload: "vanilla median, hotcold/vanilla [spread]"} from results.csv"""
+    res = os.path.join(outdir, "results.csv")
+    if not os.path.exists(res):
+        return {}
+    data, _ = load(res)
+    out = {}
+    for (wl, metric), per in data.items():
+        if BASE not in per:
+            continue
+        r = ratio(per, "hotcold")
+        out[wl] = "%s %s, %s" % (fmt(statistics.median(per[BASE].values())), metric,
+                                 "%.2f [%.2f-%.2f]" % r if r else "-")
+    return out
+
+
+def det_section(det, configs, wall=None):
+    wall = wall or {}
     lines = []
     others = [c for c in configs if c not in (BASE, AA)]
     notes = []
@@ -289,8 +306,9 @@ def det_section(det, configs):
             "## icount: instructions per operation", "",
             "Fixed work under `-icount shift=0` (guest time counts instructions), "
             "counted by the cachesim plugin inside each workload's measured "
-            "phase; the vCPU column says whose instructions (0: the foreground, "
-            "pinned to vCPU 0; all: both).  `rate` is the workload's own "
+            "phase, on one vCPU (readahead_other_cpu: two, the reader on the "
+            "other); the vCPU column says whose instructions (0: the "
+            "foreground's; all: every vCPU's).  `rate` is the workload's own "
             "metric over guest time, i.e. work per 10^9 guest instructions.  "
             "A/A is vanilla booted twice: the instrument's noise.", "",
             "| workload | vCPU | ops | vanilla insn/op | A/A | " +
@@ -319,19 +337,21 @@ def det_section(det, configs):
             "the L2 + %d per L2 miss (cycles of a current x86 core at one "
             "instruction per cycle; a model, not a measurement)." % (L2_HIT_COST, MEM_COST), "",
             "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | A/A L1D, L2 | " +
-            " | ".join("%s/vanilla L1D, L2, cost" % c for c in others) + " |",
-            "|---|---|---|---|---|" + "---|" * len(others),
+            " | ".join("%s/vanilla L1D, L2, cost" % c for c in others) +
+            " | wall: vanilla median, hotcold/vanilla [spread] |",
+            "|---|---|---|---|---|" + "---|" * (len(others) + 1),
         ]
         for wl, per in det["cachesim"].items():
             b = per.get(BASE)
             if not b:
                 continue
             flag = " (shared CPU)" if wl.startswith(SHARED) else ""
-            lines.append("| %s%s | %s | %.1f | %.1f | %s, %s | %s |" % (
+            lines.append("| %s%s | %s | %.1f | %.1f | %s, %s | %s | %s |" % (
                 wl, flag, b["cpu"], b["l1m"], b["l2m"], rfmt(rel(per, AA, "l1m")),
                 rfmt(rel(per, AA, "l2m")),
                 " | ".join("%s, %s, %s" % (rfmt(rel(per, c, "l1m")), rfmt(rel(per, c, "l2m")),
-                                           rfmt(rel(per, c, "cost"))) for c in others)))
+                                           rfmt(rel(per, c, "cost"))) for c in others),
+                wall.get(wl, "-")))
         lines.append("")
     if notes:
         lines += notes + [""]
@@ -424,7 +444,7 @@ def report(outdir):
     lines = [INTRO]
     det, dconfigs = load_det(os.path.join(outdir, "det.csv"))
     if det:
-        lines += det_section(det, dconfigs)
+        lines += det_section(det, dconfigs, wall_summary(outdir))
         lines += det_targets(det)
         lines += ["`(shared CPU)`: the foreground shares vCPU 0 with a streaming "
                   "reader that reads a different amount in each run, so its "

@@ -20,7 +20,8 @@
 # at a time (host timing does not enter them).
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
-# (icount, cachesim), report.md and ratios.png.
+# (icount, cachesim), report.md and ratios.png.  Each mode replaces only
+# its own results.
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 5), SECS per wall workload (default 4), SCALE of the fixed work (default
@@ -157,6 +158,7 @@ det_mode() {
 	local mode=$1 t0 pids c rc=0 p
 	step "bench $mode"
 	t0=$(now)
+	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
 	msg "$mode: $(echo $DET_CONFIGS | wc -w) configurations, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
 	set -- $DET_CONFIGS
 	while [ $# -gt 0 ]; do
@@ -175,9 +177,9 @@ det_mode() {
 	msg "$mode mode took $(($(now) - t0)) s"
 }
 
+# Each mode replaces its own results; the report shows the latest of each
+# (so MODES=wall after a full run refreshes only the wall tables).
 det=$OUT/det.csv
-rm -f "$OUT"/*.phases "$OUT"/icount-*.csv "$OUT"/cachesim-*.csv
-[ -f "$OUT/results.csv" ] && case " $MODES " in *" wall "*) ;; *) rm -f "$OUT/results.csv" "$OUT/vmstat.csv" ;; esac
 for m in $MODES; do
 	case $m in
 	wall) wall_mode ;;

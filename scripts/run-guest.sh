@@ -106,6 +106,8 @@ timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio -serial "file:$jobout" \
 	</dev/null >"$log" 2>&1
 qrc=$?
 secs=$(($(now) - t0))
+# the per-run image (guest image + modules + extras) is not kept
+case $initrd in "$BUILD"/initrd-*) rm -f "$initrd" ;; esac
 [ -f "$jobout" ] && sed -i 's/\r$//' "$jobout"
 console=$(mktemp)
 cp "$log" "$console"
