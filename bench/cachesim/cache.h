@@ -5,7 +5,10 @@
  * known miss counts.
  *
  * A cache is set-associative with true LRU replacement, write-allocate,
- * indexed and tagged by physical address.  A hierarchy is one private L1D
+ * indexed and tagged by physical address; or, with ways = 0, fully
+ * associative LRU (a hash of lines on a recency list), which counts
+ * capacity misses only: no conflict misses that depend on where in
+ * physical memory a boot happened to place each page.  A hierarchy is one private L1D
  * per vCPU in front of one L2 shared by all vCPUs; an L1 miss looks up the
  * L2, and both are filled on a miss (non-inclusive, no back-invalidation).
  */
@@ -16,11 +19,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a line of a fully associative cache */
+struct fa_node {
+	uint64_t tag;			/* line + 1; 0 = free */
+	uint32_t prev, next;		/* recency list, MRU at head */
+	uint32_t hnext;			/* hash chain */
+};
+
+#define FA_NIL 0xffffffffu
+
 struct cache {
 	unsigned int sets;		/* a power of two */
-	unsigned int ways;
+	unsigned int ways;		/* 0: fully associative */
 	unsigned int line_shift;	/* log2(line size) */
 	uint64_t *tags;			/* sets * ways, MRU first; 0 = empty */
+	/* fully associative */
+	struct fa_node *nodes;
+	uint32_t *buckets;
+	uint32_t nr_lines, nr_buckets, used, head, tail;
 };
 
 /* counters of one kind of access (kernel or user code) */
@@ -41,16 +57,35 @@ static inline const char *cache_init(struct cache *c, uint64_t size,
 {
 	uint64_t sets;
 
+	memset(c, 0, sizeof(*c));
 	if (!is_pow2(line) || line < 8)
 		return "line size must be a power of two >= 8";
-	if (!ways || size % ((uint64_t)ways * line))
+	c->line_shift = __builtin_ctz(line);
+	if (!ways) {
+		uint32_t i;
+
+		if (!size || size % line || size / line >= FA_NIL / 2)
+			return "size must be a multiple of line";
+		c->nr_lines = size / line;
+		c->nr_buckets = 1;
+		while (c->nr_buckets < 2 * c->nr_lines)
+			c->nr_buckets <<= 1;
+		c->nodes = calloc(c->nr_lines, sizeof(*c->nodes));
+		c->buckets = malloc(c->nr_buckets * sizeof(*c->buckets));
+		if (!c->nodes || !c->buckets)
+			return "out of memory";
+		for (i = 0; i < c->nr_buckets; i++)
+			c->buckets[i] = FA_NIL;
+		c->head = c->tail = FA_NIL;
+		return NULL;
+	}
+	if (size % ((uint64_t)ways * line))
 		return "size must be a multiple of ways * line";
 	sets = size / ((uint64_t)ways * line);
 	if (!is_pow2(sets))
 		return "size / (ways * line) must be a power of two";
 	c->sets = sets;
 	c->ways = ways;
-	c->line_shift = __builtin_ctz(line);
 	c->tags = calloc(sets * ways, sizeof(*c->tags));
 	return c->tags ? NULL : "out of memory";
 }
@@ -58,7 +93,102 @@ static inline const char *cache_init(struct cache *c, uint64_t size,
 static inline void cache_free(struct cache *c)
 {
 	free(c->tags);
+	free(c->nodes);
+	free(c->buckets);
 	c->tags = NULL;
+	c->nodes = NULL;
+	c->buckets = NULL;
+}
+
+static inline uint32_t fa_hash(const struct cache *c, uint64_t tag)
+{
+	return (uint32_t)((tag * 0x9e3779b97f4a7c15ull) >> 32) & (c->nr_buckets - 1);
+}
+
+static inline void fa_unlink(struct cache *c, uint32_t i)
+{
+	struct fa_node *n = &c->nodes[i];
+
+	if (n->prev != FA_NIL)
+		c->nodes[n->prev].next = n->next;
+	else
+		c->head = n->next;
+	if (n->next != FA_NIL)
+		c->nodes[n->next].prev = n->prev;
+	else
+		c->tail = n->prev;
+}
+
+static inline void fa_push_head(struct cache *c, uint32_t i)
+{
+	struct fa_node *n = &c->nodes[i];
+
+	n->prev = FA_NIL;
+	n->next = c->head;
+	if (c->head != FA_NIL)
+		c->nodes[c->head].prev = i;
+	c->head = i;
+	if (c->tail == FA_NIL)
+		c->tail = i;
+}
+
+/* the node holding tag, or FA_NIL; *link is where its chain points to it */
+static inline uint32_t fa_find(struct cache *c, uint64_t tag, uint32_t **link)
+{
+	uint32_t *l = &c->buckets[fa_hash(c, tag)];
+
+	while (*l != FA_NIL && c->nodes[*l].tag != tag)
+		l = &c->nodes[*l].hnext;
+	*link = l;
+	return *l;
+}
+
+static inline int fa_access(struct cache *c, uint64_t tag)
+{
+	uint32_t *link, i = fa_find(c, tag, &link);
+
+	if (i != FA_NIL) {
+		fa_unlink(c, i);
+		fa_push_head(c, i);
+		return 1;
+	}
+	if (c->used < c->nr_lines) {
+		i = c->used++;
+	} else {
+		/* evict the LRU line (or reuse an invalidated one) */
+		i = c->tail;
+		if (c->nodes[i].tag) {
+			fa_find(c, c->nodes[i].tag, &link);
+			*link = c->nodes[i].hnext;
+		}
+		fa_unlink(c, i);
+	}
+	c->nodes[i].tag = tag;
+	fa_find(c, tag, &link);
+	c->nodes[i].hnext = FA_NIL;
+	*link = i;
+	fa_push_head(c, i);
+	return 0;
+}
+
+static inline void fa_invalidate(struct cache *c, uint64_t tag)
+{
+	uint32_t *link, i = fa_find(c, tag, &link);
+
+	if (i == FA_NIL)
+		return;
+	*link = c->nodes[i].hnext;
+	fa_unlink(c, i);
+	/* the freed node goes to the LRU end, empty: reused first */
+	c->nodes[i].tag = 0;
+	c->nodes[i].hnext = FA_NIL;
+	c->nodes[i].next = FA_NIL;
+	c->nodes[i].prev = c->tail;
+	if (c->tail != FA_NIL)
+		c->nodes[c->tail].next = i;
+	else
+		c->head = i;
+	c->tail = i;
 }
 
 /* look up the line holding addr; returns 1 on a hit; fills it either way */
@@ -66,9 +196,12 @@ static inline int cache_access(struct cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
 	uint64_t tag = line + 1;
-	uint64_t *set = c->tags + (line & (c->sets - 1)) * c->ways;
+	uint64_t *set;
 	unsigned int i;
 
+	if (!c->ways)
+		return fa_access(c, tag);
+	set = c->tags + (line & (c->sets - 1)) * c->ways;
 	for (i = 0; i < c->ways; i++) {
 		if (set[i] == tag)
 			break;
@@ -90,9 +223,14 @@ static inline int cache_access(struct cache *c, uint64_t addr)
 static inline void cache_invalidate(struct cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
-	uint64_t *set = c->tags + (line & (c->sets - 1)) * c->ways;
+	uint64_t *set;
 	unsigned int i;
 
+	if (!c->ways) {
+		fa_invalidate(c, line + 1);
+		return;
+	}
+	set = c->tags + (line & (c->sets - 1)) * c->ways;
 	for (i = 0; i < c->ways; i++) {
 		if (set[i] == line + 1) {
 			memmove(set + i, set + i + 1, (c->ways - 1 - i) * sizeof(*set));

@@ -26,6 +26,7 @@
  *                  in a phase
  *                  (map the addresses to functions with System.map)
  *   l1size=49152 l1ways=12 l2size=2097152 l2ways=16 line=64
+ *                  (ways=0: fully associative LRU, capacity misses only)
  *
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.

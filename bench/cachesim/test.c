@@ -120,6 +120,78 @@ int main(void)
 	walk(&l1, &l2, 0x800000, 4096, LINE, 1, &st);
 	check("and hits after it was read", st.l1_misses, 0);
 
+	/* fully associative (ways = 0): capacity misses only */
+	cache_free(&l1);
+	cache_free(&l2);
+	if (cache_init(&l1, L1SIZE, 0, LINE) || cache_init(&l2, L2SIZE, 0, LINE)) {
+		printf("Bail out! fully associative cache_init failed\n");
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	walk(&l1, &l2, 0x100000, 2 * L1SIZE, LINE, 2, &st);
+	check("fully associative: walk over 2x L1, 2 passes: L1 misses", st.l1_misses,
+	      2 * 2 * L1SIZE / LINE);
+	check("fully associative: L2 misses (first pass only)", st.l2_misses, 2 * L1SIZE / LINE);
+	memset(&st, 0, sizeof(st));
+	walk(&l1, &l2, 0x10000000, 13 * 64 * LINE, 64 * LINE, 2, &st);
+	check("fully associative: 13 lines of one set index, 2 passes: no conflict misses",
+	      st.l1_misses, 13);
+	/* LRU: fill, re-touch the oldest, add one: the second oldest goes */
+	cache_free(&l1);
+	if (cache_init(&l1, L1SIZE, 0, LINE))
+		return 1;
+	memset(&st, 0, sizeof(st));
+	walk(&l1, &l2, 0x20000000, L1SIZE, LINE, 1, &st);
+	hier_access(&l1, &l2, 0x20000000, 8, &st);
+	hier_access(&l1, &l2, 0x20000000 + L1SIZE, 8, &st);
+	hier_access(&l1, &l2, 0x20000000, 8, &st);
+	check("fully associative: LRU keeps a re-touched line", st.l1_misses, L1SIZE / LINE + 1);
+	hier_access(&l1, &l2, 0x20000000 + LINE, 8, &st);
+	check("fully associative: LRU evicts the least recently used line", st.l1_misses,
+	      L1SIZE / LINE + 2);
+	memset(&st, 0, sizeof(st));
+	for (uint64_t off = 0; off < 4096; off += LINE) {
+		cache_invalidate(&l1, 0x20000000 + 8192 + off);
+		cache_invalidate(&l2, 0x20000000 + 8192 + off);
+	}
+	walk(&l1, &l2, 0x20000000 + 8192, 4096, LINE, 1, &st);
+	check("fully associative: invalidated page misses L1 and L2 again", st.l1_misses + st.l2_misses,
+	      128);
+	memset(&st, 0, sizeof(st));
+	walk(&l1, &l2, 0x30000000, 4 * L1SIZE, LINE, 1, &st);	/* reuses freed nodes */
+	check("fully associative: still full-size after invalidations", st.l1_misses, 4 * L1SIZE / LINE);
+	cache_free(&l1);
+	cache_free(&l2);
+	setup(&l1, &l2);
+
+	/* the hash-and-list LRU against the plain one (one set of 64 ways) */
+	{
+		struct cache fa, ref;
+		uint64_t x = 88172645463325252ull, same = 0, i;
+
+		if (cache_init(&fa, 64 * LINE, 0, LINE) || cache_init(&ref, 64 * LINE, 64, LINE))
+			return 1;
+		for (i = 0; i < 200000; i++) {
+			uint64_t addr;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			addr = (x % 200) * LINE;
+			if (x % 17 == 0) {
+				cache_invalidate(&fa, addr);
+				cache_invalidate(&ref, addr);
+				same++;
+				continue;
+			}
+			same += cache_access(&fa, addr) == cache_access(&ref, addr);
+		}
+		check("fully associative LRU = 64-way single-set LRU on 200000 random accesses",
+		      same, 200000);
+		cache_free(&fa);
+		cache_free(&ref);
+	}
+
 	/* geometry checks */
 	check("48 KB 12-way 64 B: 64 sets", l1.sets, 64);
 	check("2 MB 16-way 64 B: 2048 sets", l2.sets, 2048);
