@@ -116,6 +116,12 @@ wall_mode() {
 # the tasks.  The one scenario that needs a second CPU (a reader on the
 # other CPU) gets its own 2-vCPU boot.
 OTHER_CPU=readahead_other_cpu
+# The L2 is fully associative (capacity misses only): with 16 ways, its
+# conflict misses depend on where each boot happens to place pages in
+# physical memory, and vanilla against itself differed by up to 60 % in
+# L2 misses per operation (notes: NOTES.md).  L2WAYS=16 for the
+# set-associative model.
+L2WAYS=${L2WAYS:-0}
 det_workloads() {
 	local all=$1 w out=
 	if [ -z "$all" ]; then
@@ -136,7 +142,7 @@ det_boot() {
 	tag=$mode-$name-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
-		--icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,out=$OUT/$tag.phases" \
+		--icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "$@" || return 1
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
