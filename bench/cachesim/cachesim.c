@@ -24,7 +24,7 @@
  *   profile=on|off also write PATH.profile: "phase block-address
  *                  instructions L2-misses" for every translated block run
  *                  in a phase
- *                  (map the addresses to functions with System.map)
+ *                  (bench/profile.py maps them to functions and compares)
  *   l1size=49152 l1ways=12 l2size=2097152 l2ways=16 line=64
  *                  (ways=0: fully associative LRU, capacity misses only)
  *
