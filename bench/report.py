@@ -4,8 +4,10 @@
 
 Deterministic modes (det.csv, icount and cachesim): per workload and
 configuration, instructions and simulated L1D/L2 misses per operation
-inside the measured phase, their ratios to vanilla, and the A/A ratio
-(vanilla booted twice), which is the instruments' noise.
+inside the measured phase, the median over the rounds (a fresh boot each,
+interleaved), its ratio to vanilla's median with the min-max of the
+per-round ratios, and the A/A spread: vanilla's largest round over its
+smallest, which is the instruments' noise.
 
 Wall mode (results.csv, vmstat.csv): for each workload and metric the
 median and min-max of each configuration over the rounds, and each
@@ -16,8 +18,9 @@ counters give, for the hotcold configurations, the share of allocations
 served cold, demotions, and pages moved per zone->lock hold.
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, ratios.png
+       report.py summary OUTDIR       the compact deterministic table (README)
        report.py det-header           the header of det.csv
-       report.py det-rows MODE CONFIG JOB.out PLUGIN.phases
+       report.py det-rows MODE CONFIG ROUND JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
                                       hotcold-phase lines matched, in order,
                                       with the plugin's phase records
@@ -198,10 +201,10 @@ plot %s
 
 # ---- deterministic modes ----
 
-DET_FIELDS = ["mode", "workload", "config", "cpu", "ops", "rate", "insn_k", "insn_u",
+DET_FIELDS = ["mode", "workload", "config", "round", "cpu", "ops", "rate", "insn_k", "insn_u",
               "acc_k", "l1m_k", "l2m_k", "acc_u", "l1m_u", "l2m_u"]
-COUNTS = DET_FIELDS[6:]
-AA = "vanilla-aa"
+COUNTS = DET_FIELDS[7:]
+METRICS = ("insn", "l1m", "l2m", "cost", "rate")
 # modelled cost per L1D miss that hits the L2, and per L2 miss, in
 # instructions (cycles at one instruction per cycle): a current x86 core
 # has an L2 hit latency of about 14 cycles and a memory latency of about
@@ -213,7 +216,7 @@ MEM_COST = 250
 SHARED = ("mixed_",)
 
 
-def det_rows(mode, config, jobout, phases):
+def det_rows(mode, config, rnd, jobout, phases):
     """Match the guest's hotcold-phase lines with the plugin's records."""
     guest = []
     rates = {}
@@ -239,18 +242,27 @@ def det_rows(mode, config, jobout, phases):
         if not ops:
             print("report.py: %s: workload %s did no work" % (jobout, wl), file=sys.stderr)
             return 1
-        w.writerow([mode, wl, config, cpu, ops, rates.get(wl, "")] +
+        w.writerow([mode, wl, config, rnd, cpu, ops, rates.get(wl, "")] +
                    [sum(v[k] for v in vcpus) for k in COUNTS])
     return 0
 
 
 def load_det(path):
-    """{mode: {workload: {config: per-op metrics}}}, configs in order"""
+    """{mode: {workload: {config: per-op metrics}}}, configs in order.
+
+    Each configuration's metrics are the medians over its rounds; the
+    per-round values are kept under "rounds" ({round: metrics})."""
+    rounds = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     det = defaultdict(lambda: defaultdict(dict))
     configs = []
     if not os.path.exists(path):
         return det, configs
+    stale = set()
     for row in csv.DictReader(open(path)):
+        if None in row.values() or None in row:
+            # a row from an older harness, without the round column
+            stale.add(row["mode"])
+            continue
         ops = float(row["ops"])
         c = {k: float(row[k]) for k in COUNTS}
         m = {
@@ -262,13 +274,27 @@ def load_det(path):
             "ops": int(ops),
         }
         m["cost"] = m["insn"] + L2_HIT_COST * (m["l1m"] - m["l2m"]) + MEM_COST * m["l2m"]
-        det[row["mode"]][row["workload"]][row["config"]] = m
+        rounds[row["mode"]][row["workload"]][row["config"]][int(row["round"])] = m
         if row["config"] not in configs:
             configs.append(row["config"])
+    for mode in sorted(stale):
+        print("report.py: %s: %s rows from an older harness left out; run "
+              "MODES=%s make bench to refresh them" % (path, mode, mode), file=sys.stderr)
+    for mode, wls in rounds.items():
+        for wl, per in wls.items():
+            for c, rs in per.items():
+                ms = list(rs.values())
+                med = dict(ms[0])
+                for k in METRICS:
+                    med[k] = statistics.median(x[k] for x in ms)
+                med["ops"] = int(statistics.median(x["ops"] for x in ms))
+                med["rounds"] = rs
+                det[mode][wl][c] = med
     return det, configs
 
 
 def rel(per, c, key):
+    """ratio of c's median to vanilla's"""
     b = per.get(BASE, {}).get(key)
     v = per.get(c, {}).get(key)
     if v is None or not b:
@@ -276,8 +302,35 @@ def rel(per, c, key):
     return v / b
 
 
+def rel_spread(per, c, key):
+    """(min, max) of the per-round ratios of c to vanilla, rounds paired"""
+    b = per.get(BASE, {}).get("rounds", {})
+    v = per.get(c, {}).get("rounds", {})
+    rs = [v[r][key] / b[r][key] for r in v if r in b and b[r][key]]
+    return (min(rs), max(rs)) if rs else None
+
+
+def aa(per, key):
+    """vanilla's largest round over its smallest: the A/A noise, None with
+    fewer than two rounds"""
+    vs = [m[key] for m in per.get(BASE, {}).get("rounds", {}).values()]
+    if len(vs) < 2 or not min(vs):
+        return None
+    return max(vs) / min(vs)
+
+
 def rfmt(r):
     return "-" if r is None else "%.4f" % r
+
+
+def sfmt(per, c, key):
+    """median ratio [min-max of the per-round ratios]"""
+    r, sp = rel(per, c, key), rel_spread(per, c, key)
+    if r is None:
+        return "-"
+    if sp is None or sp[0] == sp[1]:
+        return "%.4f" % r
+    return "%.4f [%.3f-%.3f]" % (r, sp[0], sp[1])
 
 
 def wall_summary(outdir):
@@ -299,7 +352,7 @@ def wall_summary(outdir):
 def same_binary(per):
     """hotcold against hotcold-off: one kernel, only the decisions differ"""
     a, b = per.get("hotcold", {}).get("l2m"), per.get("hotcold-off", {}).get("l2m")
-    return "%.4f" % (a / b) if a is not None and b else "-"
+    return "%.3f" % (a / b) if a is not None and b else "-"
 
 
 def base_rows(table):
@@ -312,7 +365,9 @@ def base_rows(table):
 def det_section(det, configs, wall=None):
     wall = wall or {}
     lines = []
-    others = [c for c in configs if c not in (BASE, AA)]
+    others = [c for c in configs if c != BASE]
+    nrounds = max((len(p.get(BASE, {}).get("rounds", {})) for t in det.values()
+                   for p in t.values()), default=0)
     if "icount" in det:
         lines += [
             "## icount: instructions per operation", "",
@@ -322,7 +377,10 @@ def det_section(det, configs, wall=None):
             "other); the vCPU column says whose instructions (0: the "
             "foreground's; all: every vCPU's).  `rate` is the workload's own "
             "metric over guest time, i.e. work per 10^9 guest instructions.  "
-            "A/A is vanilla booted twice: the instrument's noise.", "",
+            "%d rounds, interleaved, a fresh boot each; values are medians, "
+            "ratios are medians with [min-max of the per-round ratios].  "
+            "A/A: vanilla's largest round over its smallest, the "
+            "instrument's noise." % nrounds, "",
             "| workload | vCPU | ops | vanilla insn/op | A/A | " +
             " | ".join("%s/vanilla" % c for c in others) + " | vanilla rate | " +
             " | ".join("%s rate/vanilla" % c for c in others) + " |",
@@ -330,8 +388,8 @@ def det_section(det, configs, wall=None):
         ]
         for name, per, b in base_rows(det["icount"]):
             lines.append("| %s | %s | %s | %.0f | %s | %s | %s | %s |" % (
-                name, b["cpu"], b["ops"], b["insn"], rfmt(rel(per, AA, "insn")),
-                " | ".join(rfmt(rel(per, c, "insn")) for c in others),
+                name, b["cpu"], b["ops"], b["insn"], rfmt(aa(per, "insn")),
+                " | ".join(sfmt(per, c, "insn") for c in others),
                 fmt(b["rate"]) if b["rate"] else "-",
                 " | ".join(rfmt(rel(per, c, "rate")) for c in others)))
         lines.append("")
@@ -356,9 +414,9 @@ def det_section(det, configs, wall=None):
         ]
         for name, per, b in base_rows(det["cachesim"]):
             lines.append("| %s | %s | %.1f | %.1f | %s, %s | %s | %s | %s |" % (
-                name, b["cpu"], b["l1m"], b["l2m"], rfmt(rel(per, AA, "l1m")),
-                rfmt(rel(per, AA, "l2m")),
-                " | ".join("%s, %s, %s" % (rfmt(rel(per, c, "l1m")), rfmt(rel(per, c, "l2m")),
+                name, b["cpu"], b["l1m"], b["l2m"], rfmt(aa(per, "l1m")),
+                rfmt(aa(per, "l2m")),
+                " | ".join("%s, %s, %s" % (rfmt(rel(per, c, "l1m")), sfmt(per, c, "l2m"),
                                            rfmt(rel(per, c, "cost"))) for c in others),
                 same_binary(per), wall.get(name.split()[0], "-")))
         lines.append("")
@@ -374,8 +432,8 @@ def det_targets(det):
     for mode, keys in (("icount", ["insn"]), ("cachesim", ["insn", "l1m", "l2m"])):
         for wl, per in det.get(mode, {}).items():
             for k in keys:
-                r = rel(per, AA, k)
-                if r is not None and abs(r - 1) > 0.005:
+                r = aa(per, k)
+                if r is not None and r - 1 > 0.005:
                     aa_bad.append("%s %s %s %.4f" % (mode, wl, k, r))
     for wl, per in det.get("icount", {}).items():
         if wl.startswith(SHARED):
@@ -393,12 +451,14 @@ def det_targets(det):
             r = rel(per, "hotcold", k)
             # two measures of the noise: vanilla against itself, and
             # hotcold-off, which makes upstream's allocation decisions
-            n = max([noise] + [abs(x - 1) for x in (rel(per, AA, k), rel(per, "hotcold-off", k))
+            n = max([noise] + [abs(x - 1) for x in (aa(per, k), rel(per, "hotcold-off", k))
                                if x is not None])
             base = per.get(BASE, {}).get(k, 0)
+            sp = rel_spread(per, "hotcold", k)
             # below one miss per op a ratio says little, unless the
-            # series adds at least one
-            if r is not None and r > 1 + n and (base >= 1 or (r - 1) * base >= 1):
+            # series adds at least one; and every round must be worse
+            if r is not None and r > 1 + n and (base >= 1 or (r - 1) * base >= 1) \
+                    and (sp is None or sp[0] > 1):
                 worse.append("%s %s %.3f" % (wl, k, r))
         if wl in SCENARIOS:
             r = rel(per, "hotcold", "l2m")
@@ -406,7 +466,7 @@ def det_targets(det):
                 scen_all.append("%s %.3f" % (wl, r))
                 if r <= 0.85:
                     scen_wins.append(wl)
-    lines.append("- A/A (vanilla against vanilla) within 0.5 %% on every "
+    lines.append("- A/A (vanilla's rounds against each other) within 0.5 %% on every "
                  "deterministic metric: %s" % ("met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
     lines.append("- hotcold-off within 0.1 %% of vanilla in instructions per op "
                  "(icount): %s" % ("met" if not off_bad else "missed on " + ", ".join(off_bad)))
@@ -418,8 +478,9 @@ def det_targets(det):
                      ", ".join(scen_all) or "no scenario run"))
     lines.append("- hotcold never worse than vanilla in simulated misses per op "
                  "beyond the noise (the larger of 0.5 %%, A/A and hotcold-off's "
-                 "ratio, since hotcold-off allocates as upstream does; workloads "
-                 "with at least one miss per op, or one more): %s" % ("met" if not worse else "missed on " + ", ".join(worse)))
+                 "ratio, since hotcold-off allocates as upstream does; and worse "
+                 "in every round; workloads with at least one miss per op, or "
+                 "one more): %s" % ("met" if not worse else "missed on " + ", ".join(worse)))
     lines.append("")
     return lines
 
@@ -451,6 +512,26 @@ lists of thousands of pages, allocation bursts larger than the cache).
 """
 
 
+def summary(outdir):
+    """The compact table of README.md and the cover letter: instructions
+    (icount) and L2 misses (cachesim) per op, ratios to vanilla."""
+    det, _ = load_det(os.path.join(outdir, "det.csv"))
+    ic, cs = det.get("icount", {}), det.get("cachesim", {})
+    print("| workload | vanilla insn/op | A/A | hotcold | hotcold-off | "
+          "vanilla L2 miss/op | A/A | hotcold | hotcold-off | hotcold / hotcold-off |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, per, b in base_rows(ic):
+        wl = name.split()[0]
+        c = cs.get(wl, {})
+        l2 = c.get(BASE, {}).get("l2m")
+        print("| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, b["insn"], rfmt(aa(per, "insn")), rfmt(rel(per, "hotcold", "insn")),
+            rfmt(rel(per, "hotcold-off", "insn")),
+            "-" if l2 is None else "%.1f" % l2, rfmt(aa(c, "l2m")),
+            sfmt(c, "hotcold", "l2m"), sfmt(c, "hotcold-off", "l2m"), same_binary(c)))
+    return 0
+
+
 def report(outdir):
     lines = [INTRO]
     det, dconfigs = load_det(os.path.join(outdir, "det.csv"))
@@ -476,8 +557,10 @@ def main():
     if cmd == "det-header":
         print(",".join(DET_FIELDS))
         return 0
-    if cmd == "det-rows" and len(sys.argv) == 6:
-        return det_rows(*sys.argv[2:6])
+    if cmd == "det-rows" and len(sys.argv) == 7:
+        return det_rows(*sys.argv[2:7])
+    if cmd == "summary" and len(sys.argv) == 3:
+        return summary(sys.argv[2])
     if cmd == "report" and len(sys.argv) == 3:
         return report(sys.argv[2])
     print(__doc__, file=sys.stderr)

@@ -14,10 +14,10 @@
 #             operation inside the measured phase.
 #
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
-# (the series booted with percpu_pagelist_hot_cold=0); the deterministic modes
-# also boot vanilla a second time (vanilla-aa: the A/A check of the
-# instruments).  Deterministic runs are one boot per configuration, two
-# at a time (host timing does not enter them).
+# (the series booted with percpu_pagelist_hot_cold=0).  Deterministic runs
+# are DET_ROUNDS boots per configuration, interleaved, two at a time (host
+# timing does not enter them); vanilla's rounds against each other are the
+# A/A check of the instruments.
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
 # (icount, cachesim), report.md and ratios.png.  Each mode replaces only
@@ -25,22 +25,24 @@
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 5), SECS per wall workload (default 4), SCALE of the fixed work (default
-# 2), QUICK=1 (wall: 2 rounds of 1 s; deterministic: scale 1 on the
-# scenarios and four of the 2002 workloads), WORKLOADS (restrict every
-# mode), L2WAYS (the simulated L2's ways; default 0, fully associative).
+# 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (wall: 2
+# rounds of 1 s; deterministic: 2 rounds at scale 1 on the scenarios and
+# four of the 2002 workloads), WORKLOADS (restrict every mode), L2WAYS (the
+# simulated L2's ways; default 0, fully associative).
 . "$(dirname "$0")/lib.sh"
 
 MODES=${MODES:-wall icount cachesim}
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-4}
 SCALE=${SCALE:-2}
+DET_ROUNDS=${DET_ROUNDS:-3}
 # QUICK's deterministic workloads: the scenarios, and the cheapest of the
 # 2002 workloads (SDET, 240 million instructions even at scale 1, is left
 # to the full run)
 QUICK_DET="trunc80k_tmpfs_1 trunc80k_tmpfs_n pagefault_anon pagefault_fork
 exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list"
 if [ "${QUICK:-0}" = 1 ]; then
-	ROUNDS=2 SECS=1 SCALE=1
+	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2
 	DET_WORKLOADS=${WORKLOADS:-$QUICK_DET}
 else
 	DET_WORKLOADS=${WORKLOADS:-}
@@ -49,8 +51,9 @@ OUT=$BUILD/bench
 mkdir -p "$OUT"
 # name:flavour:extra kernel command line
 CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"
-DET_CONFIGS="vanilla:vanilla: vanilla-aa:vanilla: $CONFIGS"
-DET_CONFIGS=$(echo "$DET_CONFIGS" | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+case $DET_ROUNDS in
+'' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
+esac
 
 for m in $MODES; do
 	case $m in
@@ -139,38 +142,43 @@ det_workloads() {
 }
 
 det_boot() {
-	local mode=$1 c=$2 smp=$3 part=$4 name rest f append tag sim
-	shift 4
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim
+	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
-	tag=$mode-$name-$part
+	tag=$mode-$name-$r-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		--icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "$@" || return 1
-	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" \
+	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
 }
 
 det_one() {
-	local mode=$1 c=$2 main
+	local mode=$1 c=${2%/*} r=${2##*/} main
 	main=$(det_workloads "$DET_WORKLOADS")
 	if [ "$main" != none ]; then
-		det_boot "$mode" "$c" 1 1cpu $main || return 1
+		det_boot "$mode" "$c" "$r" 1 1cpu $main || return 1
 	fi
 	case " ${DET_WORKLOADS:-$OTHER_CPU} " in
-	*" $OTHER_CPU "*) det_boot "$mode" "$c" 2 2cpu "$OTHER_CPU" || return 1 ;;
+	*" $OTHER_CPU "*) det_boot "$mode" "$c" "$r" 2 2cpu "$OTHER_CPU" || return 1 ;;
 	esac
 }
 
 det_mode() {
-	local mode=$1 t0 pids c rc=0 p
+	local mode=$1 t0 pids c rc=0 p r runs=
 	step "bench $mode"
 	t0=$(now)
 	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	msg "$mode: $(echo $DET_CONFIGS | wc -w) configurations, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
-	set -- $DET_CONFIGS
+	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
+	for r in $(seq 1 "$DET_ROUNDS"); do
+		for c in $CONFIGS; do
+			runs="$runs $c/$r"
+		done
+	done
+	set -- $runs
 	while [ $# -gt 0 ]; do
 		pids=
 		for c in "$1" "${2:-}"; do
