@@ -377,7 +377,9 @@ def det_section(det, configs, wall=None):
             "other); the vCPU column says whose instructions (0: the "
             "foreground's; all: every vCPU's).  `rate` is the workload's own "
             "metric over guest time, i.e. work per 10^9 guest instructions.  "
-            "%d rounds, interleaved, a fresh boot each; values are medians, "
+            "%d rounds, interleaved, a fresh boot each, round r starting "
+            "with warm-up r in every configuration (the state earlier work "
+            "leaves sets small miss counts; guest/jobs/bench.sh); values are medians, "
             "ratios are medians with [min-max of the per-round ratios].  "
             "A/A: vanilla's largest round over its smallest, the "
             "instrument's noise." % nrounds, "",

@@ -16,8 +16,9 @@
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
 # (the series booted with percpu_pagelist_hot_cold=0).  Deterministic runs
 # are DET_ROUNDS boots per configuration, interleaved, two at a time (host
-# timing does not enter them); vanilla's rounds against each other are the
-# A/A check of the instruments.
+# timing does not enter them); round r starts with warm-up r in every
+# configuration (guest/jobs/bench.sh: small counts depend on the history),
+# and vanilla's rounds against each other are the A/A check.
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
 # (icount, cachesim), report.md and ratios.png.  Each mode replaces only
@@ -150,7 +151,7 @@ det_boot() {
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		--icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
-		${append:+--append "$append"} "$f" bench fixed "$SCALE" "$@" || return 1
+		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@" || return 1
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"

@@ -135,11 +135,17 @@ for case in "0:0" "1:1" "2:1,warn" "abc:1,warn" "-1:1,warn"; do
 done
 stage_end
 
+# The debug kernel (KASAN, lockdep) under TCG on a busy host: a vCPU
+# thread the host does not schedule for 20 s looks like a soft lockup to
+# the guest (seen once, in ACPI method parsing at boot, with two kernel
+# builds and two other guests beside the run).  Raise the threshold to
+# its maximum (soft lockups at 120 s) rather than ignore the report.
+DEBUG_APPEND="watchdog_thresh=60"
 for f in $FLAVOURS_TO_TEST; do
 	stage "boot $f"
-	timeout=300
-	[ "$f" = debug ] && timeout=900
-	if "$ROOT/scripts/run-guest.sh" --timeout "$timeout" --mem 512 "$f" test; then
+	timeout=300 extra=
+	[ "$f" = debug ] && timeout=900 extra=$DEBUG_APPEND
+	if "$ROOT/scripts/run-guest.sh" --timeout "$timeout" --mem 512 ${extra:+--append "$extra"} "$f" test; then
 		pass "boot $f: clean console"
 	else
 		failed "boot $f: console or job failure (build/logs/$f-test.log)"
@@ -156,7 +162,7 @@ done
 stage "reliability"
 # stress with CPU hotplug, switch flips, OOM and fault injection on the
 # debug kernel; then no data leaked, on debug and with init_on_alloc/free
-if "$ROOT/scripts/run-guest.sh" --timeout 900 \
+if "$ROOT/scripts/run-guest.sh" --timeout 900 --append "$DEBUG_APPEND" \
 	--extra-initrd "$BUILD/initramfs-stress.cpio.gz" \
 	--allow 'page allocation failure|Call Trace:' debug stress 60; then
 	pass "debug stress: clean console"
@@ -164,7 +170,7 @@ else
 	failed "debug stress: console or job failure (build/logs/debug-stress.log)"
 fi
 grep '^hotcold-result stress' "$LOGS/debug-stress.out" 2>/dev/null | sed 's/^hotcold-result /   /' >&2
-if "$ROOT/scripts/run-guest.sh" --timeout 600 debug leak; then
+if "$ROOT/scripts/run-guest.sh" --timeout 600 --append "$DEBUG_APPEND" debug leak; then
 	pass "debug leak: clean console"
 else
 	failed "debug leak: console or job failure (build/logs/debug-leak.log)"
