@@ -101,15 +101,20 @@ t_reclaim_frees_cold() {
 tap_run "reclaim_frees_cold" t_reclaim_frees_cold
 
 t_cpu_offline_drains() {
-	local c=/sys/devices/system/cpu/cpu1/online before drained0 drained1
+	local c=/sys/devices/system/cpu/cpu1/online before drained0 drained1 slack
 	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
 	rm -f /tmp/x
-	before=$(pcp_field 1 count)
+	# Drains (the periodic high decay) between the two reads are counted;
+	# what cpu1's own tasks allocate before it goes down is not drained:
+	# allow a batch per zone for that (a debug kernel once lost 188 of
+	# 942 pages to the race when the counter was read after the count).
 	drained0=$(vmstat pcp_drain_pages)
+	before=$(pcp_field 1 count)
+	slack=$(pcp_field 1 batch)
 	echo 0 >$c || die "cannot offline cpu1"
 	drained1=$(vmstat pcp_drain_pages)
-	echo "cpu1 held $before pages; offline drained $((drained1 - drained0))"
-	[ $((drained1 - drained0)) -ge "$before" ] || die "offline drained less than cpu1 held"
+	echo "cpu1 held $before pages; offline drained $((drained1 - drained0)) (slack $slack)"
+	[ $((drained1 - drained0 + slack)) -ge "$before" ] || die "offline drained less than cpu1 held"
 	echo 1 >$c || die "cannot online cpu1"
 	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
 	rm -f /tmp/x
