@@ -15,10 +15,12 @@
 #
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
 # (the series booted with percpu_pagelist_hot_cold=0).  Deterministic runs
-# are DET_ROUNDS boots per configuration, interleaved, two at a time (host
-# timing does not enter them); round r starts with warm-up r in every
-# configuration (guest/jobs/bench.sh: small counts depend on the history),
-# and vanilla's rounds against each other are the A/A check.
+# are DET_ROUNDS rounds per configuration, interleaved, two boots at a time
+# (host timing does not enter them); round r starts with warm-up r in every
+# configuration (guest/jobs/bench.sh: small counts depend on the history).
+# Two A/A checks: vanilla's first round booted again (vanilla-repeat), the
+# instrument's repeatability; and vanilla's rounds against each other, the
+# spread the history adds, which is the noise a comparison has to beat.
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
 # (icount, cachesim), report.md and ratios.png.  Each mode replaces only
@@ -52,6 +54,7 @@ OUT=$BUILD/bench
 mkdir -p "$OUT"
 # name:flavour:extra kernel command line
 CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"
+REPEAT=vanilla-repeat:vanilla:
 case $DET_ROUNDS in
 '' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
 esac
@@ -116,7 +119,7 @@ wall_mode() {
 	msg "wall mode took $(($(now) - t0)) s"
 }
 
-# ---- icount / cachesim: fixed work, one boot per configuration ----
+# ---- icount / cachesim: fixed work, a few boots per configuration ----
 # One vCPU: with two, QEMU's round-robin icount scheduler runs a vCPU until
 # the next timer deadline while the other may spin on a lock, and how long
 # depends on when disk I/O completes (host time); the A/A runs differ by
@@ -124,48 +127,75 @@ wall_mode() {
 # the tasks.  The one scenario that needs a second CPU (a reader on the
 # other CPU) gets its own 2-vCPU boot.
 OTHER_CPU=readahead_other_cpu
+# The workloads that never touch the disk boot without one: a virtio-blk
+# completion interrupt lands at an instruction count the host's I/O timing
+# decides, and from the first one (the mount) two boots of one kernel
+# diverge.  Without disk I/O (and with run-guest.sh's fixed RTC and seed)
+# they repeat instruction for instruction, and so do the counts.
+# reclaim_flood's page cache then comes from a loop device over tmpfs
+# (guest/jobs/bench.sh).  The rest need the disk: ext4 on a real device, a
+# streaming reader larger than memory, readahead into pages filled by DMA.
+DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc_sweep_16k trunc_sweep_256k
+trunc_sweep_1024k trunc_sweep_8192k sdet_1 sdet_2 sdet_4 sdet_8 pagefault_anon
+pagefault_fork exit_flood reclaim_flood big_hot_list"
 # The L2 is fully associative (capacity misses only): with 16 ways, its
 # conflict misses depend on where each boot happens to place pages in
 # physical memory, and vanilla against itself differed by up to 60 % in
 # L2 misses per operation (notes: NOTES.md).  L2WAYS=16 for the
 # set-associative model.
 L2WAYS=${L2WAYS:-0}
+
+# det_workloads PART: the guest's workload list for one boot (names, or
+# -NAME exclusions: a workload the lists here do not know goes to the
+# disk boot), or "none"
 det_workloads() {
-	local all=$1 w out=
-	if [ -z "$all" ]; then
-		echo "-$OTHER_CPU"
-		return
-	fi
-	for w in $all; do
-		[ "$w" = "$OTHER_CPU" ] || out="$out $w"
-	done
+	local part=$1 w out=
+	case $part in
+	mem)
+		for w in $DISK_FREE; do
+			case " ${DET_WORKLOADS:-$w} " in *" $w "*) out="$out $w" ;; esac
+		done ;;
+	disk)
+		if [ -z "$DET_WORKLOADS" ]; then
+			for w in $DISK_FREE $OTHER_CPU; do
+				out="$out -$w"
+			done
+		else
+			for w in $DET_WORKLOADS; do
+				case " $DISK_FREE $OTHER_CPU " in *" $w "*) ;; *) out="$out $w" ;; esac
+			done
+		fi ;;
+	2cpu)
+		case " ${DET_WORKLOADS:-$OTHER_CPU} " in *" $OTHER_CPU "*) out=$OTHER_CPU ;; esac ;;
+	esac
 	echo "${out:-none}"
 }
 
 det_boot() {
-	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk=
 	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
+	[ "$part" = mem ] && disk=--no-disk
 	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
-		--icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
+		$disk --icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@" || return 1
-	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" \
+	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" "$part" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
 }
 
+# one configuration's round: the disk-free workloads, the disk ones, and
+# the reader on the other CPU, a boot each
 det_one() {
-	local mode=$1 c=${2%/*} r=${2##*/} main
-	main=$(det_workloads "$DET_WORKLOADS")
-	if [ "$main" != none ]; then
-		det_boot "$mode" "$c" "$r" 1 1cpu $main || return 1
-	fi
-	case " ${DET_WORKLOADS:-$OTHER_CPU} " in
-	*" $OTHER_CPU "*) det_boot "$mode" "$c" "$r" 2 2cpu "$OTHER_CPU" || return 1 ;;
-	esac
+	local mode=$1 c=${2%/*} r=${2##*/} part wl
+	for part in mem disk 2cpu; do
+		wl=$(det_workloads $part)
+		[ "$wl" != none ] || continue
+		det_boot "$mode" "$c" "$r" "$([ $part = 2cpu ] && echo 2 || echo 1)" $part $wl || return 1
+	done
 }
 
 det_mode() {
@@ -173,11 +203,14 @@ det_mode() {
 	step "bench $mode"
 	t0=$(now)
 	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
+	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds and a repeat of vanilla's first, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
 	for r in $(seq 1 "$DET_ROUNDS"); do
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
 		done
+		# vanilla once more with round 1's history: the instrument's
+		# repeatability (the rounds' spread adds the history's effect)
+		[ "$r" != 1 ] || runs="$runs $REPEAT/1"
 	done
 	set -- $runs
 	while [ $# -gt 0 ]; do

@@ -11,7 +11,8 @@
 #   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns),
 #                     and as little run-to-run variation as the guest allows:
 #                     no RDRAND/RDSEED (the kernel's RNG seeds from them), no
-#                     address-space randomisation (norandmaps nokaslr)
+#                     address-space randomisation (norandmaps nokaslr), a
+#                     fixed RTC start and boot-loader seed (-rtc, -seed)
 #   --plugin SO,ARGS  load a TCG plugin
 #   --allow REGEX     console lines matching REGEX are expected, not failures
 #   --extra-initrd F  append another cpio archive to the guest image
@@ -91,7 +92,12 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
 [ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")
-[ -n "$icount" ] && qemu+=(-icount "${HOTCOLD_ICOUNT:-shift=0,sleep=off,align=off}")
+# Under -icount the guest's clocks count instructions; the RTC's start and
+# the boot loader's random seed (setup_data) are the host's inputs left: fix
+# them too, and two boots of one kernel without disk I/O run the same
+# instructions (virtio-blk completions still land at host-timed points).
+[ -n "$icount" ] && qemu+=(-icount "${HOTCOLD_ICOUNT:-shift=0,sleep=off,align=off}"
+	-rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
 [ -n "$plugin" ] && qemu+=(-plugin "$plugin")
 
 if [ -n "$interactive" ]; then

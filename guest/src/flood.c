@@ -9,7 +9,7 @@
  *   exit MB N       N processes each touch MB of anonymous memory before
  *                   the phase; one of them is killed (and reaped) after
  *                   every LOOPS/N iterations: its exit frees MB at once.
- *   reclaim MB N    MB of /mnt/big (ext4: order-0 page cache) is mapped
+ *   reclaim MB N    MB of /mnt/big (order-0 page cache) is mapped
  *                   and read before the phase
  *                   (page cache touched long ago); after every LOOPS/N
  *                   iterations, MB/N of it is reclaimed with MADV_PAGEOUT
@@ -31,7 +31,11 @@
 
 #include "benchutil.h"
 
-#define BIGFILE "/mnt/big"	/* on the scratch disk: ext4, order-0 page cache */
+/*
+ * On the scratch disk (ext4), or in a boot without it, ext2 on a loop
+ * device over tmpfs (guest/jobs/bench.sh): order-0 page cache either way.
+ */
+#define BIGFILE "/mnt/big"
 
 static long fg_bytes;
 
