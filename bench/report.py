@@ -336,9 +336,9 @@ def aa_repeat(per, key):
     return max(a, b) / min(a, b) if min(a, b) else None
 
 
-def boot_mark(b):
+def boot_tags(b):
     """the workload's boot, when it read the disk"""
-    return {"disk": " (disk)", "2cpu": " (disk, 2 vCPUs)"}.get(b.get("boot"), "")
+    return {"disk": ["disk"], "2cpu": ["disk", "2 vCPUs"]}.get(b.get("boot"), [])
 
 
 def rfmt(r):
@@ -381,8 +381,8 @@ def base_rows(table):
     """(name, per-config metrics, vanilla's) of each workload vanilla ran"""
     for wl, per in table.items():
         if per.get(BASE):
-            yield (wl + (" (shared CPU)" if wl.startswith(SHARED) else "") +
-                   boot_mark(per[BASE]), per, per[BASE])
+            tags = (["shared CPU"] if wl.startswith(SHARED) else []) + boot_tags(per[BASE])
+            yield wl + (" (%s)" % ", ".join(tags) if tags else ""), per, per[BASE]
 
 
 def det_section(det, configs, wall=None):
@@ -587,7 +587,7 @@ def report(outdir):
     if det:
         lines += det_section(det, dconfigs, wall_summary(outdir))
         lines += det_targets(det)
-        lines += ["`(shared CPU)`: the foreground shares vCPU 0 with a streaming "
+        lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
                   "reader that reads a different amount in each run, so its "
                   "counts are not like for like; they are left out of the "
                   "targets (readahead_same_cpu is the controlled case).", ""]

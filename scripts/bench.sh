@@ -149,24 +149,26 @@ L2WAYS=${L2WAYS:-0}
 # -NAME exclusions: a workload the lists here do not know goes to the
 # disk boot), or "none"
 det_workloads() {
-	local part=$1 w out=
+	local part=$1 w out= only free
+	# one space between names (the lists above span lines)
+	only=" $(echo $DET_WORKLOADS) " free=" $(echo $DISK_FREE $OTHER_CPU) "
 	case $part in
 	mem)
 		for w in $DISK_FREE; do
-			case " ${DET_WORKLOADS:-$w} " in *" $w "*) out="$out $w" ;; esac
+			case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
 		done ;;
 	disk)
 		if [ -z "$DET_WORKLOADS" ]; then
-			for w in $DISK_FREE $OTHER_CPU; do
+			for w in $free; do
 				out="$out -$w"
 			done
 		else
 			for w in $DET_WORKLOADS; do
-				case " $DISK_FREE $OTHER_CPU " in *" $w "*) ;; *) out="$out $w" ;; esac
+				case $free in *" $w "*) ;; *) out="$out $w" ;; esac
 			done
 		fi ;;
 	2cpu)
-		case " ${DET_WORKLOADS:-$OTHER_CPU} " in *" $OTHER_CPU "*) out=$OTHER_CPU ;; esac ;;
+		case "${DET_WORKLOADS:+$only}" in '' | *" $OTHER_CPU "*) out=$OTHER_CPU ;; esac ;;
 	esac
 	echo "${out:-none}"
 }
@@ -239,7 +241,12 @@ for m in $MODES; do
 	esac
 done
 python3 "$ROOT/bench/report.py" det-header >"$det"
-cat "$OUT"/icount-*.csv "$OUT"/cachesim-*.csv >>"$det" 2>/dev/null
+# the disk-free boots' workloads first, then those that read the disk
+for m in icount cachesim; do
+	for p in mem disk 2cpu; do
+		cat "$OUT/$m"-*-$p.csv
+	done
+done >>"$det" 2>/dev/null
 msg "benchmark runs took $(($(now) - T0)) s"
 step report
 python3 "$ROOT/bench/report.py" report "$OUT" || fail "the report failed (bench/report.py)"

@@ -152,18 +152,18 @@ readahead_other() {
 # 2 in a boot without the scratch disk (the deterministic modes boot the
 # workloads that need no device I/O that way: a virtio-blk completion lands
 # at a host-timed point, after which two boots of one kernel differ): the
-# page cache comes from ext2 on a loop device over a tmpfs file, so all
-# I/O stays in the guest.  What is reclaimed is the same: clean order-0
-# page cache, read long before.
+# page cache comes from a sparse file on ext2 on a loop device over a
+# tmpfs file, so no I/O leaves the guest (reading a hole fills the folio
+# with zeroes, no I/O at all).  What is reclaimed is the same: clean
+# order-0 page cache, read long before.
 reclaim_flood() {
 	local out rc=0
 	if [ ! -b /dev/vda ]; then
 		dd if=/dev/zero of=/tmp/scratch.img bs=1M count=0 seek=112 2>/dev/null &&
 			losetup /dev/loop0 /tmp/scratch.img && mke2fs -q -b 4096 /dev/loop0 &&
 			mount -t ext2 /dev/loop0 /mnt &&
-			dd if=/dev/zero of=/mnt/big bs=1M count=100 2>/dev/null && sync ||
+			dd if=/dev/zero of=/mnt/big bs=1M count=0 seek=100 2>/dev/null ||
 			{ echo "reclaim_flood: cannot make ext2 on /dev/loop0 over /tmp"; return 1; }
-		drop_caches
 	fi
 	out=$($B/flood reclaim 96 4 1024 "$1") || rc=1
 	if [ ! -b /dev/vda ]; then
