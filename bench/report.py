@@ -503,9 +503,11 @@ def det_targets(det):
                 scen_all.append("%s %.3f" % (wl, r))
                 if r <= 0.85:
                     scen_wins.append(wl)
+    repeated = any(REPEAT in per for m in det.values() for per in m.values())
     lines.append("- A/A repeat (vanilla's first round booted twice) within 0.5 %% on "
                  "every deterministic metric of the workloads that boot without a "
-                 "disk: %s" % ("met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
+                 "disk: %s" % ("no repeat boot in this run (QUICK)" if not repeated else
+                               "met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
     lines.append("- the same for the workloads that read the disk (its completions "
                  "land at host-timed points): %s" % (
                      "within 0.5 %" if not aa_disk else "beyond 0.5 % on " + ", ".join(aa_disk)))

@@ -28,9 +28,10 @@
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 5), SECS per wall workload (default 4), SCALE of the fixed work (default
-# 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (wall: 2
-# rounds of 1 s; deterministic: 2 rounds at scale 1 on the scenarios and
-# four of the 2002 workloads), WORKLOADS (restrict every mode), L2WAYS (the
+# 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (the
+# scenarios and four of the 2002 workloads; wall: 2 rounds of 1 s;
+# deterministic: 2 rounds at scale 1, no repeat boot), WORKLOADS (restrict
+# every mode), L2WAYS (the
 # simulated L2's ways; default 0, fully associative).
 . "$(dirname "$0")/lib.sh"
 
@@ -44,17 +45,20 @@ DET_ROUNDS=${DET_ROUNDS:-3}
 # to the full run)
 QUICK_DET="trunc80k_tmpfs_1 trunc80k_tmpfs_n pagefault_anon pagefault_fork
 exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list"
+REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
-	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2
+	# under 10 minutes: the same workloads in every mode, no repeat boot
+	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 REPEAT=
 	DET_WORKLOADS=${WORKLOADS:-$QUICK_DET}
+	WALL_WORKLOADS=${WORKLOADS:-$QUICK_DET alloc}
 else
 	DET_WORKLOADS=${WORKLOADS:-}
+	WALL_WORKLOADS=${WORKLOADS:-}
 fi
 OUT=$BUILD/bench
 mkdir -p "$OUT"
 # name:flavour:extra kernel command line
 CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"
-REPEAT=vanilla-repeat:vanilla:
 case $DET_ROUNDS in
 '' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
 esac
@@ -107,7 +111,7 @@ wall_mode() {
 			msg "wall run $n/$total: $name, round $r/$ROUNDS (${SECS} s per workload), ETA $eta"
 			tag=bench-$name-$r
 			"$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
-				${append:+--append "$append"} "$f" bench wall "$SECS" ${WORKLOADS:-} || exit 1
+				${append:+--append "$append"} "$f" bench wall "$SECS" $WALL_WORKLOADS || exit 1
 			out=$LOGS/$f-bench-$tag.out
 			sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
 				"$out" >>"$csv"
@@ -205,14 +209,14 @@ det_mode() {
 	step "bench $mode"
 	t0=$(now)
 	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds and a repeat of vanilla's first, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
+	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
 	for r in $(seq 1 "$DET_ROUNDS"); do
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
 		done
 		# vanilla once more with round 1's history: the instrument's
 		# repeatability (the rounds' spread adds the history's effect)
-		[ "$r" != 1 ] || runs="$runs $REPEAT/1"
+		[ "$r" != 1 ] || [ -z "$REPEAT" ] || runs="$runs $REPEAT/1"
 	done
 	set -- $runs
 	while [ $# -gt 0 ]; do
