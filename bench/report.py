@@ -510,6 +510,7 @@ def det_targets(det):
                                "met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
     lines.append("- the same for the workloads that read the disk (its completions "
                  "land at host-timed points): %s" % (
+                     "no repeat boot in this run (QUICK)" if not repeated else
                      "within 0.5 %" if not aa_disk else "beyond 0.5 % on " + ", ".join(aa_disk)))
     within = sum(1 for r, _ in hist if r - 1 <= 0.005)
     lines.append("- A/A rounds (vanilla's histories against each other; the noise a "
