@@ -136,12 +136,14 @@ OTHER_CPU=readahead_other_cpu
 # decides, and from the first one (the mount) two boots of one kernel
 # diverge.  Without disk I/O (and with run-guest.sh's fixed RTC and seed)
 # they repeat instruction for instruction, and so do the counts.
-# reclaim_flood's page cache then comes from a loop device over tmpfs
-# (guest/jobs/bench.sh).  The rest need the disk: ext4 on a real device, a
-# streaming reader larger than memory, readahead into pages filled by DMA.
-DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc_sweep_16k trunc_sweep_256k
-trunc_sweep_1024k trunc_sweep_8192k sdet_1 sdet_2 sdet_4 sdet_8 pagefault_anon
-pagefault_fork exit_flood reclaim_flood big_hot_list"
+# trunc80k_ext4_* mount an ext4 image from a loop device over tmpfs in
+# every mode, and reclaim_flood's page cache then comes from one
+# (guest/jobs/bench.sh).  The rest need the disk: a streaming reader
+# larger than memory, readahead into pages filled by DMA.
+DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc80k_ext4_1 trunc80k_ext4_n
+trunc_sweep_16k trunc_sweep_256k trunc_sweep_1024k trunc_sweep_8192k sdet_1
+sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork exit_flood reclaim_flood
+big_hot_list"
 # The L2 is fully associative (capacity misses only): with 16 ways, its
 # conflict misses depend on where each boot happens to place pages in
 # physical memory, and vanilla against itself differed by up to 60 % in

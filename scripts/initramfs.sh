@@ -18,7 +18,19 @@ cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$ROOT/guest/init" "$stage/init"
 cp "$ROOT/guest/lib.sh" "$ROOT/guest/sdet.sh" "$stage/guest/"
 cp -r "$ROOT/guest/jobs" "$ROOT/guest/tests" "$stage/guest/"
-[ -d "$ROOT/guest/data" ] && cp -r "$ROOT/guest/data" "$stage/guest/"
+# An empty ext4 for the trunc80k_ext4 workloads, which mount it on a loop
+# device over tmpfs (guest/jobs/bench.sh): made the way build/disk.img is
+# (4 KB blocks, 16 MB journal), inode tables and journal written now so
+# that no lazy-init thread runs in the guest, with a fixed UUID, hash seed
+# and time so that every build gives the same image.  64 MB; 65 KB gzipped.
+mkdir -p "$stage/guest/data"
+truncate -s 64M "$stage/guest/data/ext4.img"
+run_logged "$log" "mke2fs (e2fsprogs) must make an ext4 image in $stage/guest/data" \
+	env E2FSPROGS_FAKE_TIME=1767225600 mke2fs -q -t ext4 -b 4096 -J size=16 -L ext4loop \
+	-U 6f746f68-636c-6f64-0000-000000000001 \
+	-E hash_seed=6f746f68-636c-6f64-0000-000000000002,lazy_itable_init=0,lazy_journal_init=0,nodiscard \
+	-F "$stage/guest/data/ext4.img"
+gzip -9 -n "$stage/guest/data/ext4.img"
 echo "root:x:0:0:root:/tmp:/bin/sh" >"$stage/etc/passwd"
 echo "root:x:0:" >"$stage/etc/group"
 
