@@ -9,7 +9,8 @@ step checkpatch
 [ -f "$ROOT/patches/series" ] || exit 0
 rc=0
 for p in $(grep -v '^#' "$ROOT/patches/series"); do
-	# Debian's python3 first: its ply (python3-ply) runs the SPDX check
+	# Debian's python3 first: with its ply and git modules (python3-ply,
+	# python3-git) the SPDX check runs; without them it is silently skipped
 	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --color=never \
 		--summary-file "$ROOT/patches/$p" 2>&1)
 	if echo "$out" | grep -q 'total: 0 errors, 0 warnings'; then

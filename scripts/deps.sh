@@ -15,7 +15,8 @@ busybox:busybox-static sparse:sparse
 /usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev
 stress-ng:stress-ng pkg-config:pkg-config
 /usr/include/glib-2.0/glib.h:libglib2.0-dev
-/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply"
+/usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
+/usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 [ "${1:-test}" = bench ] && NEED="$NEED gnuplot:gnuplot-nox"
 
 have() {
