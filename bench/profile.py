@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare two cachesim profiles (plugin argument profile=on) by function.
 
-Each profile line is "phase block-address instructions L2-misses"; block
+Each profile line is "phase block-address instructions L2-misses
+[L1D-misses]" (older profiles lack the last column); block
 addresses in the kernel are mapped to functions with the kernel's
 System.map, user-space blocks count as "user".  Prints, per phase, the
 totals and the functions whose instructions or L2 misses differ most.
@@ -22,14 +23,17 @@ def symbols(path):
 
 def load(path, sysmap):
     addrs, names = symbols(sysmap)
-    prof = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    prof = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0, 0]))
     for line in open(path):
-        phase, va, insns, l2m = line.split()
+        f = line.split()
+        phase, va, insns, l2m = f[:4]
+        l1m = f[4] if len(f) > 4 else 0
         va = int(va, 16)
         i = bisect.bisect_right(addrs, va) - 1
         name = names[i] if va >> 63 and i >= 0 else "user"
         prof[int(phase)][name][0] += int(insns)
         prof[int(phase)][name][1] += int(l2m)
+        prof[int(phase)][name][2] += int(l1m)
     return prof
 
 
@@ -42,13 +46,15 @@ def main():
     n = int(sys.argv[5]) if len(sys.argv) > 5 else 12
     for phase in sorted(a):
         pa, pb = a[phase], b.get(phase, {})
-        ta = [sum(v[k] for v in pa.values()) for k in (0, 1)]
-        tb = [sum(v[k] for v in pb.values()) for k in (0, 1)]
-        print("phase %d: instructions %d -> %d (%+.2f %%), L2 misses %d -> %d" %
-              (phase, ta[0], tb[0], 100.0 * (tb[0] - ta[0]) / max(ta[0], 1), ta[1], tb[1]))
+        ta = [sum(v[k] for v in pa.values()) for k in (0, 1, 2)]
+        tb = [sum(v[k] for v in pb.values()) for k in (0, 1, 2)]
+        print("phase %d: instructions %d -> %d (%+.2f %%), L2 misses %d -> %d, "
+              "L1D misses %d -> %d" % (phase, ta[0], tb[0],
+                                        100.0 * (tb[0] - ta[0]) / max(ta[0], 1),
+                                        ta[1], tb[1], ta[2], tb[2]))
         names = set(pa) | set(pb)
-        zero = [0, 0]
-        for key, what in ((0, "instructions"), (1, "L2 misses")):
+        zero = [0, 0, 0]
+        for key, what in ((0, "instructions"), (1, "L2 misses"), (2, "L1D misses")):
             top = sorted(names, key=lambda f: -abs(pb.get(f, zero)[key] - pa.get(f, zero)[key]))[:n]
             print("  by %s:" % what)
             for f in top:

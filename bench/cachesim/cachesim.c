@@ -22,8 +22,8 @@
  *   out=PATH       where the phase lines go (required)
  *   sim=on|off     simulate the caches (off: instruction counts only)
  *   profile=on|off also write PATH.profile: "phase block-address
- *                  instructions L2-misses" for every translated block run
- *                  in a phase
+ *                  instructions L2-misses L1D-misses" for every translated
+ *                  block run in a phase
  *                  (bench/profile.py maps them to functions and compares)
  *   l1size=49152 l1ways=12 l2size=2097152 l2ways=16 line=64
  *                  (ways=0: fully associative LRU, capacity misses only)
@@ -56,6 +56,7 @@ struct tb_info {
 	uint64_t vaddr;
 	uint64_t execs;		/* in phases */
 	uint64_t l2_misses;	/* by its accesses, in phases */
+	uint64_t l1_misses;
 	uint32_t n;
 	uint32_t mode;
 };
@@ -103,19 +104,21 @@ static void profile_dump(unsigned long phase)
 
 	qsort(tbs, nr_tbs, sizeof(*tbs), cmp_vaddr);
 	for (i = 0; i < nr_tbs; i++) {
-		uint64_t insns = 0, l2m = 0, vaddr = tbs[i]->vaddr;
+		uint64_t insns = 0, l2m = 0, l1m = 0, vaddr = tbs[i]->vaddr;
 
 		while (i < nr_tbs && tbs[i]->vaddr == vaddr) {
 			insns += tbs[i]->execs * tbs[i]->n;
 			l2m += tbs[i]->l2_misses;
+			l1m += tbs[i]->l1_misses;
 			tbs[i]->execs = 0;
 			tbs[i]->l2_misses = 0;
+			tbs[i]->l1_misses = 0;
 			i++;
 		}
 		i--;
-		if (insns || l2m)
-			fprintf(prof, "%lu %" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
-				phase, vaddr, insns, l2m);
+		if (insns || l2m || l1m)
+			fprintf(prof, "%lu %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				phase, vaddr, insns, l2m, l1m);
 	}
 	fflush(prof);
 }
@@ -126,7 +129,7 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	struct tb_info *tb = udata;
 	struct cache_stats scratch = { 0 }, *st;
-	uint64_t l2m;
+	uint64_t l1m, l2m;
 	struct vcpu *v;
 
 	if (!hw || qemu_plugin_hwaddr_is_io(hw) || vcpu >= (unsigned int)nr_vcpus)
@@ -145,11 +148,14 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		return;
 	}
 	st = in_phase ? &v->st[tb->mode] : &scratch;
+	l1m = st->l1_misses;
 	l2m = st->l2_misses;
 	hier_access(&v->l1, &l2, qemu_plugin_hwaddr_phys_addr(hw),
 		    1u << qemu_plugin_mem_size_shift(info), st);
-	if (in_phase)
+	if (in_phase) {
 		tb->l2_misses += st->l2_misses - l2m;
+		tb->l1_misses += st->l1_misses - l1m;
+	}
 }
 
 static void phase_begin(void)

@@ -101,21 +101,25 @@ t_reclaim_frees_cold() {
 tap_run "reclaim_frees_cold" t_reclaim_frees_cold
 
 t_cpu_offline_drains() {
-	local c=/sys/devices/system/cpu/cpu1/online before drained0 drained1 slack
+	local c=/sys/devices/system/cpu/cpu1/online before cold drained0 drained1 slack
 	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
 	rm -f /tmp/x
+	# and cold pages: a process larger than the cache exits on cpu1
+	taskset -c 1 dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null
 	# Drains (the periodic high decay) between the two reads are counted;
 	# what cpu1's own tasks allocate before it goes down is not drained:
 	# allow a batch per zone for that (a debug kernel once lost 188 of
 	# 942 pages to the race when the counter was read after the count).
 	drained0=$(vmstat pcp_drain_pages)
 	before=$(pcp_field 1 count)
+	cold=$(pcp_field 1 cold)
 	slack=$(pcp_field 1 batch)
+	[ "$cold" -gt 0 ] || die "cpu1 held no cold pages: the exit did not fill its cold lists"
 	# with a batch or less on cpu1 the check below would hold with no drain
 	[ "$before" -gt "$slack" ] || die "cpu1 held only $before pages: the writes did not fill its lists"
 	echo 0 >$c || die "cannot offline cpu1"
 	drained1=$(vmstat pcp_drain_pages)
-	echo "cpu1 held $before pages; offline drained $((drained1 - drained0)) (slack $slack)"
+	echo "cpu1 held $before pages ($cold cold); offline drained $((drained1 - drained0)) (slack $slack)"
 	[ $((drained1 - drained0 + slack)) -ge "$before" ] || die "offline drained less than cpu1 held"
 	echo 1 >$c || die "cannot online cpu1"
 	taskset -c 1 dd if=/dev/zero of=/tmp/x bs=1M count=8 2>/dev/null
