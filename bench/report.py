@@ -121,7 +121,7 @@ def wall_section(outdir):
         plot.append(prow)
 
     if vm:
-        lines += ["", "## Per-CPU page counters (medians over rounds)", "",
+        lines += ["", "## Per-CPU page counters (wall mode: timed runs, medians over rounds)", "",
                   "cold %: allocations served from a cold list; pages/lock: "
                   "pages moved per zone->lock hold by refills and drains.", "",
                   "| workload | config | allocs | cold % | cold frees | demoted | "

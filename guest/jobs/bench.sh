@@ -149,6 +149,13 @@ readahead_other() {
 	echo "$out"
 }
 
+# loop_down DIR DEV FILE: unmount DIR, free the loop device DEV and remove
+# its backing FILE in tmpfs (the disk-free setups below)
+loop_down() {
+	umount "$1" && losetup -d "$2" && rm -f "$3" ||
+		{ echo "cannot unmount $1 or free $2 (backing $3)"; return 1; }
+}
+
 # 2 in a boot without the scratch disk (the deterministic modes boot the
 # workloads that need no device I/O that way: a virtio-blk completion lands
 # at a host-timed point, after which two boots of one kernel differ): the
@@ -167,7 +174,7 @@ reclaim_flood() {
 	fi
 	out=$($B/flood reclaim 96 4 1024 "$1") || rc=1
 	if [ ! -b /dev/vda ]; then
-		umount /mnt && losetup -d /dev/loop0 && rm -f /tmp/scratch.img
+		loop_down /mnt /dev/loop0 /tmp/scratch.img || rc=1
 	fi
 	echo "$out"
 	return $rc
@@ -185,8 +192,7 @@ trunc80k_ext4() {
 		mkdir -p /ext4 && mount -t ext4 /dev/loop1 /ext4 ||
 		{ echo "trunc80k_ext4: cannot mount /guest/data/ext4.img.gz on /dev/loop1"; return 1; }
 	out=$("$@") || rc=1
-	umount /ext4 && losetup -d /dev/loop1 && rm -f /tmp/ext4.img ||
-		{ echo "trunc80k_ext4: cannot unmount /ext4 or free /dev/loop1"; rc=1; }
+	loop_down /ext4 /dev/loop1 /tmp/ext4.img || rc=1
 	echo "$out"
 	return $rc
 }
