@@ -131,18 +131,21 @@ wall_mode() {
 # the tasks.  The one scenario that needs a second CPU (a reader on the
 # other CPU) gets its own 2-vCPU boot.
 OTHER_CPU=readahead_other_cpu
-# The workloads that never touch the disk boot without one: a virtio-blk
-# completion interrupt lands at an instruction count the host's I/O timing
-# decides, and from the first one (the mount) two boots of one kernel
-# diverge.  Without disk I/O (and with run-guest.sh's fixed RTC and seed)
-# they repeat instruction for instruction, and so do the counts.
-# trunc80k_ext4_* mount an ext4 image from a loop device over tmpfs in
-# every mode, and reclaim_flood's page cache then comes from one
-# (guest/jobs/bench.sh).  The rest need the disk: a streaming reader
-# larger than memory, readahead into pages filled by DMA.
+# The deterministic boots have no disk: a virtio-blk completion interrupt
+# lands at an instruction count the host's I/O timing decides, and from
+# the first one (the mount) two boots of one kernel diverge.  Without
+# host I/O (and with run-guest.sh's fixed RTC and seed) they repeat
+# instruction for instruction, and so do the counts.  trunc80k_ext4_*
+# mount an ext4 image from a loop device over tmpfs in every mode,
+# reclaim_flood's page cache comes from one, and the streaming readers
+# (mixed_*, readahead_*) read /dev/nullb0, a null_blk device that
+# completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).  A
+# workload named in DET_WORKLOADS but in none of these lists still gets a
+# boot with the scratch disk.
 DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc80k_ext4_1 trunc80k_ext4_n
 trunc_sweep_16k trunc_sweep_256k trunc_sweep_1024k trunc_sweep_8192k sdet_1
-sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork exit_flood reclaim_flood
+sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork mixed_pagefault
+mixed_trunc80k mixed_sdet exit_flood reclaim_flood readahead_same_cpu
 big_hot_list"
 # The L2 is fully associative (capacity misses only): with 16 ways, its
 # conflict misses depend on where each boot happens to place pages in
@@ -151,9 +154,8 @@ big_hot_list"
 # set-associative model.
 L2WAYS=${L2WAYS:-0}
 
-# det_workloads PART: the guest's workload list for one boot (names, or
-# -NAME exclusions: a workload the lists here do not know goes to the
-# disk boot), or "none"
+# det_workloads PART: the guest's workload list for one boot (names; a
+# workload the lists here do not know goes to the disk boot), or "none"
 det_workloads() {
 	local part=$1 w out= only free
 	# one space between names (the lists above span lines)
@@ -164,15 +166,10 @@ det_workloads() {
 			case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
 		done ;;
 	disk)
-		if [ -z "$DET_WORKLOADS" ]; then
-			for w in $free; do
-				out="$out -$w"
-			done
-		else
-			for w in $DET_WORKLOADS; do
-				case $free in *" $w "*) ;; *) out="$out $w" ;; esac
-			done
-		fi ;;
+		# (without DET_WORKLOADS: every workload is in the lists above)
+		for w in $DET_WORKLOADS; do
+			case $free in *" $w "*) ;; *) out="$out $w" ;; esac
+		done ;;
 	2cpu)
 		case "${DET_WORKLOADS:+$only}" in '' | *" $OTHER_CPU "*) out=$OTHER_CPU ;; esac ;;
 	esac
@@ -186,7 +183,7 @@ det_boot() {
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
-	[ "$part" = mem ] && disk=--no-disk
+	[ "$part" = disk ] || disk=--no-disk
 	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		$disk --icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@" || return 1
@@ -195,8 +192,8 @@ det_boot() {
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
 }
 
-# one configuration's round: the disk-free workloads, the disk ones, and
-# the reader on the other CPU, a boot each
+# one configuration's round: the one-vCPU workloads, any that need the
+# disk, and the reader on the other CPU, a boot each
 det_one() {
 	local mode=$1 c=${2%/*} r=${2##*/} part wl
 	for part in mem disk 2cpu; do

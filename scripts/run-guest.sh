@@ -72,6 +72,12 @@ cmdline="console=ttyS0 panic=-1 hotcold.job=$job"
 [ $# -gt 0 ] && cmdline="$cmdline hotcold.args=$(echo "$*" | tr ' ' ',')"
 [ "$flavour" = debug ] && cmdline="$cmdline debug_pagealloc=on"
 [ "$job" = test ] || cmdline="$cmdline kunit.enable=0"
+# /dev/nullb0, the streaming readers' device: 4 GB, larger than any guest
+# memory, whose reads complete 50 us after submission on a guest hrtimer
+# (under -icount, 50000 instructions later) and leave the pages as they
+# were, the way a device's DMA leaves the CPU's caches (the readers tell
+# the cachesim plugin, see consume_file() in guest/src/benchutil.h)
+cmdline="$cmdline null_blk.gb=4 null_blk.bs=4096 null_blk.irqmode=2 null_blk.completion_nsec=50000"
 [ -n "$icount" ] && cmdline="$cmdline norandmaps nokaslr"
 cmdline="$cmdline $append"
 

@@ -86,10 +86,14 @@ run() {
 	report_vm "$w"
 }
 
-# A streaming reader of the big file (ext4 on the virtio disk) in the
-# background: reader_start CPU [drop]
+# A streaming reader in the background: reader_start CPU [drop].  It reads
+# /dev/nullb0, a 4 GB null_blk device (larger than memory) whose requests
+# complete on a guest timer without touching the pages (run-guest.sh): no
+# host I/O, so the deterministic modes repeat it boot for boot, and the
+# pages are marked as written by DMA for the cachesim plugin as they are
+# read (consume_file()).
 reader_start() {
-	taskset -c "$1" $B/streamread /mnt/big $2 &
+	taskset -c "$1" $B/streamread /dev/nullb0 $2 &
 	READER=$!
 	sleep 0.1
 }

@@ -15,7 +15,7 @@
  *                   iterations, MB/N of it is reclaimed with MADV_PAGEOUT
  *                   (shrink_folio_list() in this task, on this CPU, as in
  *                   direct or proactive reclaim).
- *   readahead KB 0  after every iteration, read the next KB of /mnt/big
+ *   readahead KB 0  after every iteration, read the next KB of READDEV
  *                   through a mapping (readahead allocations, data by
  *                   DMA: see consume_file()), dropping what was read.
  *
@@ -36,6 +36,9 @@
  * device over tmpfs (guest/jobs/bench.sh): order-0 page cache either way.
  */
 #define BIGFILE "/mnt/big"
+
+/* null_blk: no host I/O, completions on a guest timer (run-guest.sh) */
+#define READDEV "/dev/nullb0"
 
 static long fg_bytes;
 
@@ -136,9 +139,9 @@ static off_t ra_pos, ra_size;
 
 static void readahead_setup(void)
 {
-	ra_fd = open(BIGFILE, O_RDONLY);
+	ra_fd = open(READDEV, O_RDONLY);
 	if (ra_fd < 0)
-		die(BIGFILE);
+		die(READDEV);
 	ra_size = lseek(ra_fd, 0, SEEK_END);
 }
 
@@ -147,7 +150,7 @@ static void readahead_one(long bytes)
 	if (ra_pos + bytes > ra_size)
 		ra_pos = 0;
 	if (!consume_file(ra_fd, ra_pos, bytes, 1))
-		die("flood: read " BIGFILE);
+		die("flood: read " READDEV);
 	ra_pos += bytes;
 }
 
