@@ -245,7 +245,7 @@ for u in 1 2 4 8; do
 	run "sdet_$u" scripts_per_hour all sdet "$u" "$(loops $((8 / u)))"
 done
 run pagefault_anon pages_per_s all $B/pagefault anon 4194304 "$N" "$SECS" "$(loops 4)"
-run pagefault_fork forks_per_s all $B/pagefault fork 65536 "$N" "$SECS" "$(loops 60)"
+run pagefault_fork forks_per_s all $B/pagefault fork 65536 "$N" "$SECS" "$(loops 240)"
 run mixed_pagefault pages_per_s 0 mixed $B/pagefault anon 4194304 1 "$SECS" "$(loops 8)"
 run mixed_trunc80k loops_per_s 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
 run mixed_sdet scripts_per_hour all mixed sdet 2 "$(loops 2)"
