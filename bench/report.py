@@ -627,9 +627,11 @@ def report(outdir):
         lines += det_section(det, dconfigs, wall_summary(outdir))
         lines += det_targets(det)
         lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
-                  "reader that reads a different amount in each run, so its "
-                  "counts are not like for like; they are left out of the "
-                  "targets (readahead_same_cpu is the controlled case).", ""]
+                  "reader whose progress follows the scheduler, so each kernel's "
+                  "counts hold a different amount of the reader's work (the same "
+                  "in every boot of one kernel): not like for like; they are left "
+                  "out of the targets (readahead_same_cpu is the controlled "
+                  "case).", ""]
     rc = 0
     if os.path.exists(os.path.join(outdir, "results.csv")):
         wl, plot, others = wall_section(outdir)
