@@ -55,7 +55,9 @@ def main():
         names = set(pa) | set(pb)
         zero = [0, 0, 0]
         for key, what in ((0, "instructions"), (1, "L2 misses"), (2, "L1D misses")):
-            top = sorted(names, key=lambda f: -abs(pb.get(f, zero)[key] - pa.get(f, zero)[key]))[:n]
+            # ties by name: the same report whatever the hash seed
+            top = sorted(names, key=lambda f: (-abs(pb.get(f, zero)[key] - pa.get(f, zero)[key]),
+                                               f))[:n]
             print("  by %s:" % what)
             for f in top:
                 x, y = pa.get(f, zero)[key], pb.get(f, zero)[key]

@@ -124,9 +124,9 @@ def wall_section(outdir):
         lines += ["", "## Per-CPU page counters (wall mode: timed runs, medians over rounds)", "",
                   "cold %: allocations served from a cold list; pages/lock: "
                   "pages moved per zone->lock hold by refills and drains.", "",
-                  "| workload | config | allocs | cold % | cold frees | demoted | "
+                  "| workload | config | allocs | cold % | cold frees | "
                   "refill pages/lock | drain pages/lock |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|"]
         for wl, per in vm.items():
             for c in configs:
                 d = per.get(c)
@@ -137,8 +137,8 @@ def wall_section(outdir):
                 cold = 100.0 * m.get("pcp_cold_alloc", 0) / allocs if allocs else 0
                 rl = m.get("pcp_refill_pages", 0) / m["pcp_refill"] if m.get("pcp_refill") else 0
                 dl = m.get("pcp_drain_pages", 0) / m["pcp_drain"] if m.get("pcp_drain") else 0
-                lines.append("| %s | %s | %d | %.1f | %d | %d | %s | %s |" % (
-                    wl, c, allocs, cold, m.get("pcp_cold_free", 0), m.get("pcp_demote", 0),
+                lines.append("| %s | %s | %d | %.1f | %d | %s | %s |" % (
+                    wl, c, allocs, cold, m.get("pcp_cold_free", 0),
                     "%.1f" % rl if rl else "-", "%.1f" % dl if dl else "-"))
         lines += ["", "vanilla has no pcp_* counters (they come with the series); "
                   "its allocation count is pgalloc."]
@@ -208,11 +208,11 @@ plot %s
 COUNTS = ["insn_k", "insn_u", "acc_k", "l1m_k", "l2m_k", "acc_u", "l1m_u", "l2m_u"]
 # boot: mem (no disk), disk, 2cpu (scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
-# pcp_cold_free + pcp_demote (the guest's vmstat around it): 0 means the
+# pcp_cold_free (the guest's vmstat around it): 0 means the
 # series made no hot/cold decision there and ran upstream's code
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
     COUNTS + ["hc_events"]
-HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free", "pcp_demote")
+HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
 METRICS = ("insn", "l1m", "l2m", "cost", "rate")
 # modelled cost per L1D miss that hits the L2, and per L2 miss, in
 # instructions (cycles at one instruction per cycle): a current x86 core
@@ -224,7 +224,7 @@ MEM_COST = 250
 # far the reader gets follows the scheduler, so two kernels' counts hold
 # different amounts of its work (not like for like; they repeat boot for
 # boot, since the reader's device completes on a guest timer)
-SHARED = ("mixed_",)
+SHARED = ("mixed_", "reader_beside_")
 
 
 def det_rows(mode, config, rnd, boot, jobout, phases):
@@ -563,7 +563,7 @@ def det_targets(det):
                      "met" if not worse else "missed on " + ", ".join(worse),
                      "" if not undecided else
                      "; beyond it, but where the series made no hot/cold decision in "
-                     "any round (pcp_cold_alloc, _request, _free and pcp_demote all "
+                     "any round (pcp_cold_alloc, _request and _free all "
                      "0: upstream's code ran, so the difference is the boot's "
                      "state): " + ", ".join(undecided)))
     lines.append("")
@@ -571,7 +571,7 @@ def det_targets(det):
 
 
 SCENARIOS = ("exit_flood", "reclaim_flood", "readahead_same_cpu", "readahead_other_cpu",
-             "big_hot_list")
+             "big_hot_list", "reader_beside_hot_list")
 
 INTRO = """# hotcold benchmark report
 
@@ -595,7 +595,13 @@ pages to a hot foreground (guest/jobs/bench.sh, guest/src/flood.c):
 foreground's CPU), `reclaim_flood` (page cache read long ago is reclaimed
 on the foreground's CPU), `readahead_same_cpu` and `readahead_other_cpu`
 (a streaming reader on the same or the other CPU), `big_hot_list` (per-cpu
-lists of thousands of pages, allocation bursts larger than the cache).
+lists of thousands of pages, allocation bursts larger than the cache) and
+`reader_beside_hot_list` (the same with a streaming reader on its CPU).
+Configurations: `vanilla`, `hotcold` (the series), `hotcold-off` (the
+series at vm.percpu_pagelist_hot_cold=0), and the bench-only alternatives
+under bench/alternatives/ when CONFIGS asks for them: `single` (the
+series' callers, cold pages at the tail of one list as in 2.6.25-4.14)
+and `nopcp` (no per-cpu lists, as before 2.5.45).
 """
 
 

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # Helpers for guest jobs and tests (busybox sh).  TAP output: one
 # "ok N - name" or "not ok N - name" line per test, plan at the end.
+# Sourcing it sets -u in the job: an unset variable is an error.
+set -u
 
 TAP_N=0
 TAP_FAILED=0
@@ -9,18 +12,34 @@ tap_begin() {
 	echo "TAP version 13"
 }
 
-# tap_run NAME FUNCTION [ARGS...]: run a test function, report it
+# tap_run NAME FUNCTION [ARGS...]: run a test function, report it.  The
+# function runs under set -e: any step that fails fails the test.  The
+# shells ignore set -e in a condition (if, while, before || or &&), in
+# subshells too, so the test is not run in one, and tap_run must not be
+# called in one either (it reports "not ok" if it is).  The caller's own
+# set -e, which would end it at the first failing test, is off meanwhile.
 tap_run() {
-	local name=$1 fn=$2 out
+	local name=$1 fn=$2 out rc errexit=
 
 	shift 2
 	TAP_N=$((TAP_N + 1))
 	out=/tmp/tap.$$.out
-	if ( set -e; "$fn" "$@" ) >"$out" 2>&1; then
-		sed 's/^/# /' "$out"
+	case $- in *e*) errexit=1; set +e ;; esac
+	# (the checks are on $?: in a condition set -e would be ignored)
+	( set -e; false; exit 0 )
+	# shellcheck disable=SC2181 # see above
+	if [ $? = 0 ]; then
+		echo "FAIL: tap_run called in a condition, where set -e is ignored" >"$out"
+		rc=1
+	else
+		( set -e; "$fn" "$@" ) >"$out" 2>&1
+		rc=$?
+	fi
+	[ -z "$errexit" ] || set -e
+	sed 's/^/# /' "$out"
+	if [ "$rc" = 0 ]; then
 		echo "ok $TAP_N - $name"
 	else
-		sed 's/^/# /' "$out"
 		echo "not ok $TAP_N - $name"
 		TAP_FAILED=$((TAP_FAILED + 1))
 	fi

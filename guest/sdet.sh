@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # One SDET-like "user": a fixed script of everyday shell commands in its
 # own directory, repeated until the deadline (/proc/uptime seconds) or for
 # a fixed number of scripts.  Prints the number of scripts completed.
 # usage: sh sdet.sh DIR DEADLINE [SCRIPTS]
+set -u
 dir=$1 deadline=$2 max=${3:-0}
 n=0
 mkdir -p "$dir"

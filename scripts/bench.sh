@@ -14,7 +14,12 @@
 #             operation inside the measured phase.
 #
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
-# (the series booted with percpu_pagelist_hot_cold=0).  Deterministic runs
+# (the series booted with percpu_pagelist_hot_cold=0), single (a bench-only
+# alternative, bench/alternatives/single-list.patch: the series' callers
+# with cold pages at the tail of one list, as 2.6.25-4.14 did) and nopcp
+# (bench/alternatives/nopcp.patch: no per-cpu lists, every page through
+# zone->lock, as before 2.5.45).  CONFIGS selects them by name (default:
+# vanilla hotcold hotcold-off single; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
 # are DET_ROUNDS rounds per configuration, interleaved, two boots at a time
 # (host timing does not enter them); round r starts with warm-up r in every
 # configuration (guest/jobs/bench.sh: small counts depend on the history).
@@ -34,6 +39,7 @@
 # every mode), L2WAYS (the
 # simulated L2's ways; default 0, fully associative).
 . "$(dirname "$0")/lib.sh"
+lock_build
 
 MODES=${MODES:-wall icount cachesim}
 ROUNDS=${ROUNDS:-5}
@@ -44,7 +50,8 @@ DET_ROUNDS=${DET_ROUNDS:-3}
 # 2002 workloads (SDET, 240 million instructions even at scale 1, is left
 # to the full run)
 QUICK_DET="trunc80k_tmpfs_1 trunc80k_tmpfs_n pagefault_anon pagefault_fork
-exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list"
+exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list
+reader_beside_hot_list"
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
 	# under 10 minutes: the same workloads in every mode, no repeat boot
@@ -58,7 +65,26 @@ fi
 OUT=$BUILD/bench
 mkdir -p "$OUT"
 # name:flavour:extra kernel command line
-CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0"
+ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
+single:single: nopcp:nopcp:"
+if [ -z "${CONFIGS:-}" ]; then
+	CONFIGS="vanilla hotcold hotcold-off single"
+	[ "${QUICK:-0}" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
+fi
+want_configs=$CONFIGS
+CONFIGS=
+for n in $want_configs; do
+	# shellcheck disable=SC2086 # the echo splits the list
+	c=$(echo $ALL_CONFIGS | tr ' ' '\n' | grep "^$n:") ||
+		fail "unknown configuration '$n' in CONFIGS -- configurations are: $(echo $ALL_CONFIGS | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')"
+	CONFIGS="$CONFIGS $c"
+done
+case " $want_configs " in
+*" vanilla "*) ;;
+*) fail "CONFIGS=$want_configs: vanilla is the baseline every ratio needs -- add it" ;;
+esac
+# the kernels those configurations boot
+BENCH_FLAVOURS=$(for c in $CONFIGS; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
 case $DET_ROUNDS in
 '' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
 esac
@@ -74,12 +100,13 @@ step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
 "$ROOT/scripts/source.sh" || exit 1
 "$ROOT/scripts/tree.sh" sync || exit 1
-for f in vanilla hotcold; do
+for f in $BENCH_FLAVOURS; do
 	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
 "$ROOT/scripts/disk.sh" || exit 1
-"$ROOT/scripts/modules.sh" vanilla hotcold || exit 1
+# shellcheck disable=SC2086 # a list of flavours
+"$ROOT/scripts/modules.sh" $BENCH_FLAVOURS || exit 1
 case " $MODES " in
 *" icount "* | *" cachesim "*)
 	# builds the plugin, runs its unit test and its end-to-end check
@@ -89,13 +116,19 @@ esac
 
 T0=$(now)
 
+# failed_workloads JOBOUT: the workloads a failed bench job reported failed
+# (guest/jobs/bench.sh's "hotcold-failed" line), or nothing
+failed_workloads() {
+	sed -n 's/^hotcold-failed //p' "$1" 2>/dev/null | tail -1
+}
+
 # ---- wall: timed, interleaved rounds ----
 wall_mode() {
-	local csv=$OUT/results.csv vmcsv=$OUT/vmstat.csv total n=0 r c name rest f append eta tag out
+	local csv=$OUT/results.csv vmcsv=$OUT/vmstat.csv total n=0 r c name rest f append eta tag out failed
 	step "bench wall"
 	echo "workload,metric,config,round,value" >"$csv"
 	echo "workload,config,round,counter,delta" >"$vmcsv"
-	total=$((ROUNDS * $(echo $CONFIGS | wc -w)))
+	total=$((ROUNDS * $(wc -w <<<"$CONFIGS")))
 	local t0
 	t0=$(now)
 	for r in $(seq 1 "$ROUNDS"); do
@@ -110,9 +143,13 @@ wall_mode() {
 			fi
 			msg "wall run $n/$total: $name, round $r/$ROUNDS (${SECS} s per workload), ETA $eta"
 			tag=bench-$name-$r
-			"$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
-				${append:+--append "$append"} "$f" bench wall "$SECS" $WALL_WORKLOADS || exit 1
 			out=$LOGS/$f-bench-$tag.out
+			# shellcheck disable=SC2086 # a list of workloads
+			if ! "$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
+				${append:+--append "$append"} "$f" bench wall "$SECS" $WALL_WORKLOADS; then
+				failed=$(failed_workloads "$out")
+				fail "wall run $name, round $r failed${failed:+; workloads that failed in the guest: $failed} -- see above and ${out#"$ROOT"/}"
+			fi
 			sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
 				"$out" >>"$csv"
 			awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
@@ -146,7 +183,7 @@ DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc80k_ext4_1 trunc80k_ext4_n
 trunc_sweep_16k trunc_sweep_256k trunc_sweep_1024k trunc_sweep_8192k sdet_1
 sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork mixed_pagefault
 mixed_trunc80k mixed_sdet exit_flood reclaim_flood readahead_same_cpu
-big_hot_list"
+big_hot_list reader_beside_hot_list"
 # The L2 is fully associative (capacity misses only): with 16 ways, its
 # conflict misses depend on where each boot happens to place pages in
 # physical memory, and vanilla against itself differed by up to 60 % in
@@ -157,8 +194,9 @@ L2WAYS=${L2WAYS:-0}
 # det_workloads PART: the guest's workload list for one boot (names; a
 # workload the lists here do not know goes to the disk boot), or "none"
 det_workloads() {
-	local part=$1 w out= only free
+	local part=$1 w out='' only free
 	# one space between names (the lists above span lines)
+	# shellcheck disable=SC2086,SC2116 # the echo splits and joins the lists
 	only=" $(echo $DET_WORKLOADS) " free=" $(echo $DISK_FREE $OTHER_CPU) "
 	case $part in
 	mem)
@@ -177,16 +215,20 @@ det_workloads() {
 }
 
 det_boot() {
-	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk=
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed
 	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
-	"$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
+	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		$disk --icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
-		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@" || return 1
+		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
+		failed=$(failed_workloads "$LOGS/$f-bench-$tag.out")
+		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"
+		return 1
+	fi
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" "$part" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
@@ -199,6 +241,7 @@ det_one() {
 	for part in mem disk 2cpu; do
 		wl=$(det_workloads $part)
 		[ "$wl" != none ] || continue
+		# shellcheck disable=SC2086 # a list of workloads
 		det_boot "$mode" "$c" "$r" "$([ $part = 2cpu ] && echo 2 || echo 1)" $part $wl || return 1
 	done
 }
@@ -208,7 +251,7 @@ det_mode() {
 	step "bench $mode"
 	t0=$(now)
 	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	msg "$mode: $(echo $CONFIGS | wc -w) configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(echo $DET_WORKLOADS | wc -w)})"
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
 	for r in $(seq 1 "$DET_ROUNDS"); do
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
@@ -217,6 +260,7 @@ det_mode() {
 		# repeatability (the rounds' spread adds the history's effect)
 		[ "$r" != 1 ] || [ -z "$REPEAT" ] || runs="$runs $REPEAT/1"
 	done
+	# shellcheck disable=SC2086 # one argument per run
 	set -- $runs
 	while [ $# -gt 0 ]; do
 		pids=

@@ -26,6 +26,10 @@ vanilla)
 	"$ROOT/scripts/tree.sh" vanilla || exit 1
 	src=$VANILLA_SRC
 	;;
+single | nopcp)
+	"$ROOT/scripts/tree.sh" alt "$flavour" || exit 1
+	src=$BUILD/$flavour-src
+	;;
 *)
 	[ -d "$TREE/.git" ] || "$ROOT/scripts/tree.sh" setup || exit 1
 	src=$TREE
@@ -53,10 +57,12 @@ kmake() {
 
 # The config is regenerated when a fragment or the Kconfig files change.
 stamp=$out/.hotcold-config-stamp
+# shellcheck disable=SC2086 # a list of files
 want=$( (cat $frags; find "$src" -name 'Kconfig*' -not -path '*/.obj-*' | sort |
 	xargs cat) | sha1sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	run_logged "$log" "see the log" kmake tinyconfig
+	# shellcheck disable=SC2086 # a list of files
 	run_logged "$log" "fix the config fragments in configs/" \
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags
 	run_logged "$log" "fix the config fragments in configs/" kmake olddefconfig
@@ -64,7 +70,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	# silently drops KASAN, for one).
 	lost=
 	for f in $frags; do
-		[ "$flavour" = vanilla ] && [ "$f" = "$ROOT/configs/hotcold.config" ] && continue
+		case $flavour in vanilla | nopcp)
+			[ "$f" = "$ROOT/configs/hotcold.config" ] && continue ;;
+		esac
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=n) sym=${line%%=*}

@@ -14,10 +14,48 @@
 #
 # The header, include/qemu/qemu-plugin.h, is not packaged as a -dev file:
 # it comes from Debian's source package of the installed QEMU, fetched with
-# apt-get source through a private deb-src list under build/apt (the
-# system's apt configuration is not changed); only the header is kept.
+# apt-get source through private deb-src lists under build/apt, the twins
+# of the deb entries of the machine's own apt sources (the system's apt
+# configuration is not changed); only the header is kept.
 . "$(dirname "$0")/lib.sh"
 step cachesim
+
+# deb_src_lists DIR: write the deb-src twin of every deb entry of the apt
+# sources: DIR/sources.list from the one-line lists (sources.list and
+# sources.list.d/*.list), DIR/sources.list.d/system.sources from the deb822
+# stanzas with "Types: deb" (sources.list.d/*.sources).  Prints how many
+# entries (lines and stanzas) it wrote.
+deb_src_lists() {
+	local dir=$1 SL='' SP='' f
+	eval "$(apt-config shell SL Dir::Etc::sourcelist/f SP Dir::Etc::sourceparts/d)"
+	[ -n "$SP" ] || fail "apt-config names no apt sources -- is apt installed?"
+	mkdir -p "$dir/sources.list.d"
+	for f in "$SL" "$SP"/*.list; do
+		[ -f "$f" ] || continue
+		sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}/deb-src /p' "$f"
+	done >"$dir/sources.list"
+	for f in "$SP"/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'BEGIN { RS = ""; FS = "\n" }
+		{
+			out = ""; deb = 0
+			for (i = 1; i <= NF; i++) {
+				line = $i
+				if (tolower(line) ~ /^types:/) {
+					n = split(substr(line, 7), t, /[ \t]+/)
+					for (j = 1; j <= n; j++)
+						if (t[j] == "deb")
+							deb = 1
+					line = "Types: deb-src"
+				}
+				out = out line "\n"
+			}
+			if (deb)
+				printf "%s\n", out
+		}' "$f"
+	done >"$dir/sources.list.d/system.sources"
+	echo $(($(grep -c . "$dir/sources.list") + $(grep -c '^Types: deb-src' "$dir/sources.list.d/system.sources")))
+}
 
 SRC=$ROOT/bench/cachesim
 OUT=$BUILD/cachesim
@@ -40,21 +78,19 @@ if [ ! -f "$hdr" ] || [ "$(cat "$hdr.version" 2>/dev/null)" != "$qver" ]; then
 	apt=$BUILD/apt
 	rm -rf "$apt"
 	mkdir -p "$apt/lists/partial" "$apt/src"
-	cat >"$apt/sources.list" <<EOS
-deb-src http://deb.debian.org/debian bookworm main
-deb-src http://deb.debian.org/debian bookworm-updates main
-deb-src http://deb.debian.org/debian-security bookworm-security main
-EOS
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	[ "$(deb_src_lists "$apt")" -gt 0 ] ||
+		fail "no deb entry in the apt sources (apt-config dump | grep Dir::Etc) -- configure the Debian mirror for apt"
+	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/sources.list.d"
 		-o "Dir::State::Lists=$apt/lists" -o Debug::NoLocking=1)
 	msg "fetching QEMU $qver's source package for its plugin header (about 24 MB)"
-	run_logged "$log" "check the network to deb.debian.org (a deb-src list for bookworm is used)" \
+	run_logged "$log" "check the network to the configured Debian mirror (the deb-src twins of the apt sources are in ${apt#"$ROOT"/})" \
 		apt-get -q "${opts[@]}" update
 	(cd "$apt/src" && apt-get -q "${opts[@]}" source --download-only "qemu=$qver") >>"$log" 2>&1 ||
-		fail "apt-get source qemu=$qver failed (log: ${log#"$ROOT"/}) -- the installed QEMU's source must be on deb.debian.org; upgrade qemu-system-x86 if it is older than the archive's" "$log"
-	orig=$(ls "$apt"/src/qemu_*.orig.tar.* 2>/dev/null | head -1)
+		fail "apt-get source qemu=$qver failed (log: ${log#"$ROOT"/}) -- the installed QEMU's source must be served by the configured Debian mirror; upgrade qemu-system-x86 if it is older than the archive's" "$log"
+	orig=$(find "$apt/src" -maxdepth 1 -name 'qemu_*.orig.tar.*' | head -1)
 	[ -n "$orig" ] || fail "no qemu orig tarball in ${apt#"$ROOT"/}/src -- see $log" "$log"
 	mkdir -p "$OUT/include"
+	# shellcheck disable=SC2015 # fails if either fails
 	tar -xJf "$orig" -O --wildcards '*/include/qemu/qemu-plugin.h' >"$hdr.tmp" 2>>"$log" && [ -s "$hdr.tmp" ] ||
 		fail "include/qemu/qemu-plugin.h not found in $(basename "$orig")" "$log"
 	mv "$hdr.tmp" "$hdr"

@@ -8,6 +8,7 @@ step checkpatch
 [ -x "$TREE/scripts/checkpatch.pl" ] || fail "no build/linux -- run scripts/tree.sh setup"
 [ -f "$ROOT/patches/series" ] || exit 0
 rc=0
+# shellcheck disable=SC2013 # patch names have no spaces
 for p in $(grep -v '^#' "$ROOT/patches/series"); do
 	# Debian's python3 first: with its ply and git modules (python3-ply,
 	# python3-git) the SPDX check runs; without them it is silently skipped
@@ -17,6 +18,7 @@ for p in $(grep -v '^#' "$ROOT/patches/series"); do
 		echo "ok $p"
 	else
 		echo "FAIL $p"
+		# shellcheck disable=SC2001 # prefixes every line
 		echo "$out" | sed 's/^/    /'
 		rc=1
 	fi

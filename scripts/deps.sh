@@ -17,7 +17,11 @@ stress-ng:stress-ng pkg-config:pkg-config
 /usr/include/glib-2.0/glib.h:libglib2.0-dev
 /usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
-[ "${1:-test}" = bench ] && NEED="$NEED gnuplot:gnuplot-nox"
+case ${1:-test} in
+test) NEED="$NEED shellcheck:shellcheck" ;;
+bench) NEED="$NEED gnuplot:gnuplot-nox" ;;
+*) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench]" ;;
+esac
 
 have() {
 	case $1 in
@@ -43,14 +47,16 @@ fi
 msg "installing:$missing"
 log=$LOGS/deps.log
 : >"$log"
+# shellcheck disable=SC2086 # a list of packages
 if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 	$missing >>"$log" 2>&1; then
 	# The package lists may be stale or absent on a fresh machine.
-	run_logged "$log" "check the network to the Debian mirror (apt-get update)" \
+	run_logged "$log" "check the network to the configured Debian mirror (apt-get update)" \
 		apt-get update
+	# shellcheck disable=SC2086 # a list of packages
 	DEBIAN_FRONTEND=noninteractive apt-get install -y \
 		--no-install-recommends $missing >>"$log" 2>&1 ||
-		fail "apt-get install$missing failed -- check the network to the Debian mirror and /etc/apt/sources.list" "$log"
+		fail "apt-get install$missing failed -- check the network to the configured Debian mirror and the apt sources (/etc/apt/sources.list, sources.list.d/)" "$log"
 fi
 for pair in $NEED; do
 	have "${pair%%:*}" ||

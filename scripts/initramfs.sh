@@ -4,6 +4,8 @@
 # the jobs and tests under guest/, and guest/src/*.c compiled static.
 . "$(dirname "$0")/lib.sh"
 step initramfs
+# (make test and make bench hold the lock already)
+lock_build
 
 out=$BUILD/initramfs.cpio.gz
 stage=$BUILD/initramfs

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the names set here are for the scripts that source it
 # Shared helpers for the host-side scripts.  Source it; do not run it.
 #
 # Every script names its current step with step(); fail() then prints one
 # line "hotcold: <step>: <what went wrong> -- <what to do>", the last 40
-# lines of the relevant log, and exits non-zero.
+# lines of the relevant log, and exits non-zero.  Every script that sources
+# it runs with set -u: an unset variable is an error (${VAR:-} for an
+# optional one).
 
-set -o pipefail
+set -u -o pipefail
 
 ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$ROOT/build}
@@ -14,7 +18,10 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold debug"
+FLAVOURS="vanilla hotcold debug single nopcp"
+# bench-only flavours: a patch under bench/alternatives/ on top of ALT_BASE
+# (the series branch or the baseline), built from build/NAME-src
+ALT_FLAVOURS="single nopcp"
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf
@@ -77,6 +84,22 @@ kernel_image() {
 
 now() {
 	date +%s
+}
+
+# lock_build: one make test or make bench at a time on this build/ (they
+# rebuild shared stages, such as the guest image's staging directory).  A
+# second run waits for the first.  The lock (an flock on build/.lock, fd 9)
+# is held until the script and everything it started have exited; scripts
+# it runs see HOTCOLD_BUILD_LOCK and do not take it again.
+lock_build() {
+	[ "${HOTCOLD_BUILD_LOCK:-}" = "$BUILD" ] && return 0
+	command -v flock >/dev/null || fail "flock missing -- apt-get install util-linux"
+	exec 9>"$BUILD/.lock" || fail "cannot open $BUILD/.lock"
+	if ! flock -n 9; then
+		msg "${BUILD#"$ROOT"/}/ is in use by another make test, make bench or image build (lock: $BUILD/.lock); waiting for it to finish"
+		flock 9 || fail "cannot lock $BUILD/.lock"
+	fi
+	export HOTCOLD_BUILD_LOCK=$BUILD
 }
 
 # Hashes of the inputs a build depends on, so reruns can skip work.

@@ -23,7 +23,7 @@ log=$LOGS/source.log
 msg "installing $SOURCE_PKG=$SOURCE_VERSION"
 if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades \
 	--no-install-recommends "$SOURCE_PKG=$SOURCE_VERSION" >>"$log" 2>&1; then
-	run_logged "$log" "check the network to the Debian mirror (apt-get update)" \
+	run_logged "$log" "check the network to the configured Debian mirror (apt-get update)" \
 		apt-get update
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y \
 		--allow-downgrades --no-install-recommends \
@@ -37,7 +37,7 @@ hotcold: WARNING: was made against $SOURCE_VERSION and may not apply.
 WARN
 		DEBIAN_FRONTEND=noninteractive apt-get install -y \
 			--no-install-recommends "$SOURCE_PKG" >>"$log" 2>&1 ||
-			fail "cannot install $SOURCE_PKG -- check /etc/apt/sources.list has bookworm-security" "$log"
+			fail "cannot install $SOURCE_PKG -- check that the apt sources (/etc/apt/sources.list, sources.list.d/) include bookworm-security" "$log"
 	fi
 fi
 [ -f "$SOURCE_TARBALL" ] ||

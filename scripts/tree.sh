@@ -20,6 +20,7 @@ G() {
 STATE=$TREE/.git/hotcold-applied
 
 patches_hash() {
+	# shellcheck disable=SC2046 # patch names have no spaces
 	(cd "$ROOT/patches" && cat series $(grep -v '^#' series 2>/dev/null) 2>/dev/null) |
 		sha1sum | cut -c1-16
 }
@@ -49,6 +50,7 @@ extract() {
 	# Fixed dates and identity: the same tarball always gives the same
 	# baseline commit id, so exported patches name the same base-commit
 	# on every machine.
+	# shellcheck disable=SC2001 # the e-mail address between < and >
 	(
 		cd "$tmp" &&
 		git init -q -b "$SERIES_BRANCH" &&
@@ -75,6 +77,7 @@ apply_series() {
 	G checkout -q -B "$SERIES_BRANCH" "$BASELINE_TAG" >>"$log" 2>&1 ||
 		fail "cannot check out $BASELINE_TAG in build/linux" "$log"
 	[ -f "$ROOT/patches/series" ] || { record_state; return 0; }
+	# shellcheck disable=SC2013 # patch names have no spaces
 	for p in $(grep -v '^#' "$ROOT/patches/series"); do
 		[ -f "$ROOT/patches/$p" ] ||
 			fail "patches/series names $p, which does not exist -- fix patches/series"
@@ -113,6 +116,7 @@ export_to() {
 	python3 "$ROOT/scripts/cover-letter.py" "$ROOT/patches/0000-cover-letter.patch" \
 		"$out/0000-cover-letter.patch" ||
 		fail "could not write the cover letter"
+	# shellcheck disable=SC2010 # format-patch's names are plain
 	(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-' >series)
 }
 
@@ -199,7 +203,34 @@ cmd_vanilla() {
 		git -C "$TREE" worktree add -q --detach "$VANILLA_SRC" "$BASELINE_TAG"
 }
 
+# alt NAME: build/NAME-src, a worktree of the series (single) or of the
+# baseline (nopcp) with bench/alternatives/NAME's patch applied on top:
+# a bench-only kernel, never part of patches/
+cmd_alt() {
+	local name=${1:-} base patch want have src
+	cmd_setup
+	step "alt-src $name"
+	case $name in
+	single) base=$SERIES_BRANCH patch=$ROOT/bench/alternatives/single-list.patch ;;
+	nopcp) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/nopcp.patch ;;
+	*) fail "unknown bench alternative '$name' -- alternatives are: $ALT_FLAVOURS" ;;
+	esac
+	[ -f "$patch" ] || fail "no ${patch#"$ROOT"/} -- restore it from git"
+	src=$BUILD/$name-src
+	want="$(G rev-parse "$base") $(sha1sum <"$patch" | cut -c1-16)"
+	have=$(cat "$src/.hotcold-alt" 2>/dev/null || true)
+	[ "$want" = "$have" ] && return 0
+	rm -rf "$src"
+	G worktree prune
+	run_logged "$LOGS/tree.log" "remove build/$name-src and retry" \
+		git -C "$TREE" worktree add -q --detach "$src" "$base"
+	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the series" \
+		git -C "$src" apply --index "$patch"
+	echo "$want" >"$src/.hotcold-alt"
+}
+
 case ${1:-} in
 setup | sync | export | check | reset | vanilla) "cmd_$1" ;;
-*) echo "usage: $0 setup|sync|export|check|reset|vanilla" >&2; exit 2 ;;
+alt) cmd_alt "${2:-}" ;;
+*) echo "usage: $0 setup|sync|export|check|reset|vanilla|alt NAME" >&2; exit 2 ;;
 esac

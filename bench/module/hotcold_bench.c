@@ -7,8 +7,10 @@
  *   pair        order-0 alloc_page() + __free_page()
  *   touch_hot   alloc, write the whole page, free (default allocation)
  *   touch_cold  the same with __GFP_COLD (plain allocation on vanilla)
- *   touch_cold_after_stream  touch_hot right after a burst of cold
- *               frees (reclaim-like), the case the series is for
+ *
+ * (Cold frees are mm-internal since v2 of the series: free_cold_page() is
+ * not exported, so a module cannot make them; the scenarios in
+ * guest/jobs/bench.sh cover them.)
  *
  * The job unloads it right after (a failing init would make busybox's
  * insmod retry with init_module() and run everything twice).
@@ -17,12 +19,10 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 
 #ifndef __GFP_COLD
 #define __GFP_COLD 0	/* vanilla 6.12 has no cold allocations */
-#define free_cold_page(page, order) __free_pages(page, order)
 #endif
 
 static unsigned int iterations = 20000;
@@ -46,31 +46,6 @@ static u64 bench_pair(gfp_t gfp, bool touch)
 	return (ktime_get_ns() - t0) / iterations;
 }
 
-/* Free a batch cold (as reclaim does), then measure hot alloc+touch. */
-static u64 bench_after_cold_frees(unsigned int batch)
-{
-	struct page **pages;
-	unsigned int i, n = 0;
-	u64 ns;
-
-	pages = kcalloc(batch, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return 0;
-	for (i = 0; i < batch; i++) {
-		pages[i] = alloc_page(GFP_KERNEL);
-		if (pages[i])
-			n++;
-	}
-	/* warm this CPU's hot list with a short loop of its own */
-	bench_pair(GFP_KERNEL, true);
-	for (i = 0; i < batch; i++)
-		if (pages[i])
-			free_cold_page(pages[i], 0);
-	ns = bench_pair(GFP_KERNEL, true);
-	kfree(pages);
-	return n ? ns : 0;
-}
-
 static int __init hotcold_bench_init(void)
 {
 	migrate_disable();
@@ -80,8 +55,6 @@ static int __init hotcold_bench_init(void)
 		bench_pair(GFP_KERNEL, true));
 	pr_info("hotcold-result alloc_touch_cold ns_per_op=%llu\n",
 		bench_pair(GFP_KERNEL | __GFP_COLD, true));
-	pr_info("hotcold-result alloc_touch_after_cold_frees ns_per_op=%llu\n",
-		bench_after_cold_frees(256));
 	migrate_enable();
 	return 0;
 }

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # The make bench workloads, run one after the other in one boot.
 #
 # hotcold.args=MODE,AMOUNT[,WORKLOAD...]
@@ -18,7 +19,14 @@
 #                  are the workload's, 0 for the pinned foreground)
 # The measured phase is opened and closed by the workload itself
 # (guest/src/benchutil.h), or by `phase begin/end` around shell workloads.
+# A workload that fails (or prints no METRIC) prints "hotcold: workload
+# WORKLOAD failed: ..."; the others still run, and the job ends with
+#   hotcold-failed WORKLOAD...
+# and exit status 1 (scripts/bench.sh names them and fails the run).
+set -u
+# shellcheck source=../lib.sh
 . /guest/lib.sh
+# shellcheck disable=SC2086 # the arguments, one per word
 set -- $HOTCOLD_ARGS
 MODE=${1:-wall}
 AMOUNT=${2:-4}
@@ -40,7 +48,7 @@ esac
 N=$(nproc)
 [ "$N" -lt 2 ] && N=2
 B=/guest/bin
-PCP="pcp_cold_alloc pcp_cold_request pcp_cold_free pcp_demote pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages pgalloc_dma32 pgalloc_normal pgfree pgscan_kswapd pgsteal_kswapd"
+PCP="pcp_cold_alloc pcp_cold_request pcp_cold_free pcp_refill pcp_refill_pages pcp_drain pcp_drain_pages pgalloc_dma32 pgalloc_normal pgfree pgscan_kswapd pgsteal_kswapd"
 case $MODE in
 wall) SECS=$AMOUNT ;;
 fixed) SECS=0 ;;
@@ -51,7 +59,7 @@ esac
 # exclusions (or nothing) were given
 want() {
 	case $ONLY in *" -$1 "*) return 1 ;; esac
-	[ -z "$(echo $ONLY | tr ' ' '\n' | grep -v '^-')" ] && return 0
+	echo "$ONLY" | tr ' ' '\n' | grep -q '^[^-]' || return 0
 	case $ONLY in *" $1 "*) return 0 ;; esac
 	return 1
 }
@@ -62,7 +70,7 @@ loops() {
 }
 
 snap() {
-	for k in $PCP; do echo "$k $(vmstat "$k")"; done >/tmp/vm.$1
+	for k in $PCP; do echo "$k $(vmstat "$k")"; done >"/tmp/vm.$1"
 }
 
 report_vm() {
@@ -72,16 +80,25 @@ report_vm() {
 		END { print "hotcold-vmstat " w s }' /tmp/vm.before /tmp/vm.after
 }
 
+# failed WORKLOAD WHY: report a failed workload, fail the job at its end
+FAILED=
+failed() {
+	echo "hotcold: workload $1 failed: $2"
+	FAILED="$FAILED $1"
+}
+
 # run WORKLOAD METRIC CPU COMMAND...: the command prints METRIC=VALUE and
 # ops=N and opens and closes one measured phase
 run() {
-	local w=$1 m=$2 cpu=$3 out
+	local w=$1 m=$2 cpu=$3 out v
 	shift 3
 	want "$w" || return 0
 	drop_caches
 	snap before
-	out=$("$@") || { echo "hotcold: workload $w failed: $out"; return 1; }
-	echo "hotcold-result $w $m=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$m=//p")"
+	out=$("$@") || { failed "$w" "$out"; return 1; }
+	v=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$m=//p")
+	[ -n "$v" ] || { failed "$w" "no $m= in its output: $out"; return 1; }
+	echo "hotcold-result $w $m=$v"
 	echo "hotcold-phase $w ops=$(echo "$out" | tr ' ' '\n' | sed -n 's/^ops=//p') cpu=$cpu"
 	report_vm "$w"
 }
@@ -93,14 +110,14 @@ run() {
 # pages are marked as written by DMA for the cachesim plugin as they are
 # read (consume_file()).
 reader_start() {
-	taskset -c "$1" $B/streamread /dev/nullb0 $2 &
+	taskset -c "$1" $B/streamread /dev/nullb0 ${2:+"$2"} &
 	READER=$!
 	sleep 0.1
 }
 
 reader_stop() {
-	kill $READER 2>/dev/null
-	wait $READER 2>/dev/null
+	kill "$READER" 2>/dev/null
+	wait "$READER" 2>/dev/null
 }
 
 # SDET-like shell mix: USERS concurrent users, for SECS or a fixed number
@@ -127,14 +144,15 @@ sdet() {
 # the foreground beside a streaming reader, both on CPU 0 (under -icount
 # a busy vCPU 0 starves vCPU 1, so the reader shares the foreground's CPU)
 mixed() {
-	local out
+	local out rc=0
 	reader_start 0
 	case $1 in
-	sdet) out=$("$@") ;;	# a shell function: not pinned
-	*) out=$(taskset -c 0 "$@") ;;
+	sdet) out=$("$@") || rc=1 ;;	# a shell function: not pinned
+	*) out=$(taskset -c 0 "$@") || rc=1 ;;
 	esac
 	reader_stop
 	echo "$out"
+	return $rc
 }
 
 # Scenarios in which vanilla hands cold pages to a hot foreground: a
@@ -146,16 +164,18 @@ mixed() {
 # sleeps 1 ms after each iteration (under -icount vCPU 1 runs only while
 # vCPU 0 idles).
 readahead_other() {
-	local out
+	local out rc=0
 	reader_start 1 drop
-	out=$(taskset -c 0 $B/pagefault anon 1048576 1 "$SECS" "$1" 1000)
+	out=$(taskset -c 0 $B/pagefault anon 1048576 1 "$SECS" "$1" 1000) || rc=1
 	reader_stop
 	echo "$out"
+	return $rc
 }
 
 # loop_down DIR DEV FILE: unmount DIR, free the loop device DEV and remove
 # its backing FILE in tmpfs (the disk-free setups below)
 loop_down() {
+	# shellcheck disable=SC2015 # the message if any step fails
 	umount "$1" && losetup -d "$2" && rm -f "$3" ||
 		{ echo "cannot unmount $1 or free $2 (backing $3)"; return 1; }
 }
@@ -170,6 +190,7 @@ loop_down() {
 reclaim_flood() {
 	local out rc=0
 	if [ ! -b /dev/vda ]; then
+		# shellcheck disable=SC2015 # the message if any step fails
 		dd if=/dev/zero of=/tmp/scratch.img bs=1M count=0 seek=112 2>/dev/null &&
 			losetup /dev/loop0 /tmp/scratch.img && mke2fs -q -b 4096 /dev/loop0 &&
 			mount -t ext2 /dev/loop0 /mnt &&
@@ -192,6 +213,7 @@ reclaim_flood() {
 # point).  The same in every mode.
 trunc80k_ext4() {
 	local out rc=0
+	# shellcheck disable=SC2015 # the message if any step fails
 	gunzip -c /guest/data/ext4.img.gz >/tmp/ext4.img && losetup /dev/loop1 /tmp/ext4.img &&
 		mkdir -p /ext4 && mount -t ext4 /dev/loop1 /ext4 ||
 		{ echo "trunc80k_ext4: cannot mount /guest/data/ext4.img.gz on /dev/loop1"; return 1; }
@@ -204,13 +226,28 @@ trunc80k_ext4() {
 # 4: a per-cpu list made long (high_fraction 8: thousands of pages) and
 # bursts larger than the cache
 big_hot_list() {
-	local out
+	local out rc=0
 	echo 8 >/proc/sys/vm/percpu_pagelist_high_fraction
-	out=$(taskset -c 0 $B/pagefault anon 16777216 1 "$SECS" "$1")
+	out=$(taskset -c 0 $B/pagefault anon 16777216 1 "$SECS" "$1") || rc=1
 	echo 0 >/proc/sys/vm/percpu_pagelist_high_fraction
 	echo "$out"
+	return $rc
 }
 
+# 5: a streaming reader beside a task holding a long hot list, both on CPU
+# 0: the reader's __GFP_COLD readahead finds no cold page, and a rule that
+# sent it to the hot tail while the list is longer than the cache (v1 of
+# the series) would cycle the reader through the task's list
+reader_beside_hot_list() {
+	local out rc=0
+	echo 8 >/proc/sys/vm/percpu_pagelist_high_fraction
+	reader_start 0 drop
+	out=$(taskset -c 0 $B/pagefault anon 16777216 1 "$SECS" "$1") || rc=1
+	reader_stop
+	echo 0 >/proc/sys/vm/percpu_pagelist_high_fraction
+	echo "$out"
+	return $rc
+}
 # Warm-up N (fixed mode): the fixed work repeats the same instructions in
 # every boot, but which physical pages sit in which list when a workload
 # starts depends on everything before it, and a workload's L2 misses of a
@@ -256,6 +293,7 @@ run reclaim_flood pages_per_s 0 reclaim_flood $((40 * S))
 run readahead_same_cpu pages_per_s 0 $B/flood readahead 256 0 1024 $((40 * S))
 run readahead_other_cpu pages_per_s 0 readahead_other $((40 * S))
 run big_hot_list pages_per_s 0 big_hot_list $((4 * S))
+run reader_beside_hot_list pages_per_s 0 reader_beside_hot_list $((4 * S))
 
 # in-kernel microbenchmark (bench/module), built for this kernel; timed,
 # so wall mode only
@@ -270,6 +308,15 @@ alloc_bench() {
 if [ "$MODE" = wall ] && want alloc; then
 	drop_caches
 	snap before
-	alloc_bench | while read -r w v; do echo "hotcold-result $w $v"; done
+	if out=$(alloc_bench) && [ -n "$out" ]; then
+		echo "$out" | while read -r w v; do echo "hotcold-result $w $v"; done
+	else
+		failed alloc "${out:-no hotcold-result line in dmesg}"
+	fi
 	report_vm alloc
+fi
+
+if [ -n "$FAILED" ]; then
+	echo "hotcold-failed$FAILED"
+	exit 1
 fi

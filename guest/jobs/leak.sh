@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # No data leaked: a process fills most of free memory with a marker and
 # exits; then hot (anonymous) and cold (readahead of a file of zeros)
 # allocations of the same amount must never show the marker.
+set -u
+# shellcheck source=../lib.sh
 . /guest/lib.sh
 B=/guest/bin
 tap_begin

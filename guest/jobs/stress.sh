@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # Reliability under load (debug kernel): stress-ng memory, fork and
 # readahead stressors with a streaming reader and a create-delete loop,
 # into reclaim and OOM kills, while CPU 1 goes offline and online every
 # second and vm.percpu_pagelist_hot_cold flips every 3 seconds; then a
 # fault-injection phase (fail_page_alloc); then the no-page-lost check.
 # hotcold.args=SECONDS (stress phase; the injection phase is a third).
+set -u
+# shellcheck source=../lib.sh
 . /guest/lib.sh
 SECS=${HOTCOLD_ARGS:-60}
 HC=/proc/sys/vm/percpu_pagelist_hot_cold
@@ -21,6 +24,7 @@ settle() {
 }
 
 tap_begin
+# shellcheck disable=SC2046 # one argument per number
 set -- $(settle)
 FREE0=$1 SLAB0=$(($2 + $3)) PT0=$4
 echo "# before: nr_free_pages=$FREE0 slab=$SLAB0 page_tables=$PT0"
@@ -44,10 +48,11 @@ cat /tmp/stress.out
 # of RAM (no swap); the OOM killer must take at least one
 MB=$(awk '$1 == "MemTotal:" { print int($2 / 1024 / 2) }' /proc/meminfo)
 pids=
-for i in 1 2 3; do
+for _ in 1 2 3; do
 	/guest/bin/leakcheck fill "$MB" 5 >/dev/null 2>&1 &
 	pids="$pids $!"
 done
+# shellcheck disable=SC2086 # a list of pids
 wait $pids
 echo "# OOM phase: 3 x ${MB} MB, oom_kill=$(vmstat oom_kill)"
 
@@ -67,7 +72,7 @@ if [ -d $F ]; then
 		--temp-path /mnt" >/dev/null 2>&1
 	# and a fixed amount of page faults, so that failures are injected
 	# however little the stressors got done on a slow guest
-	for i in 1 2 3 4 5 6 7 8; do
+	for _ in 1 2 3 4 5 6 7 8; do
 		[ "$(cat $F/times)" -lt 1000000 ] 2>/dev/null && break
 		sh -c "echo 1 >/proc/self/make-it-fail && exec /guest/bin/leakcheck anon 32" \
 			>/dev/null 2>&1
@@ -82,6 +87,7 @@ cd /
 echo 1 >$CPU1 2>/dev/null
 rm -f /tmp/trunc80k.*
 
+# shellcheck disable=SC2046 # one argument per number
 set -- $(settle)
 FREE1=$1 SLAB1=$(($2 + $3)) PT1=$4
 LOST=$((FREE0 - FREE1))

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash
 # The guest environment the other tests rely on.
 
 t_proc_vmstat() {
