@@ -21,6 +21,7 @@ served cold, demotions, and pages moved per zone->lock hold.
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, ratios.png
        report.py summary OUTDIR       the compact deterministic table (README)
+       report.py compare OUTDIR       every configuration against vanilla (cover letter)
        report.py det-header           the header of det.csv
        report.py det-rows MODE CONFIG ROUND BOOT JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
@@ -626,11 +627,53 @@ def summary(outdir):
     return 0
 
 
+def compare_lines(det, configs):
+    """Every configuration against vanilla, per workload: instructions
+    (icount), simulated L1D and L2 misses (cachesim) per op, medians
+    [min-max of the per-round ratios]; vanilla's own rounds (A/A) are the
+    noise.  The table of the cover letter's first screen."""
+    ic, cs = det.get("icount", {}), det.get("cachesim", {})
+    others = [c for c in configs if c != BASE]
+    if not ic and not cs:
+        return []
+    head = "| workload | metric | vanilla | A/A rounds | " + " | ".join(others) + " |"
+    lines = [head, "|---|---|---|---|" + "---|" * len(others)]
+    for wl in list(dict.fromkeys(list(ic) + list(cs))):
+        for mode, key, label in (("cachesim", "l2m", "simulated L2 misses/op"),
+                                 ("cachesim", "l1m", "simulated L1D misses/op"),
+                                 ("icount", "insn", "instructions/op")):
+            per = det.get(mode, {}).get(wl)
+            if not per or BASE not in per:
+                continue
+            b = per[BASE][key]
+            lines.append("| %s | %s | %s | %s | %s |" % (
+                wl, label, "%.1f" % b if b < 1000 else "%.0f" % b, rfmt(aa(per, key)),
+                " | ".join(sfmt(per, c, key) for c in others)))
+    return lines
+
+
+def compare(outdir):
+    det, configs = load_det(os.path.join(outdir, "det.csv"))
+    lines = compare_lines(det, configs)
+    if not lines:
+        print("report.py: compare: no icount or cachesim rows in %s -- NOT RUN"
+              % os.path.join(outdir, "det.csv"), file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
 def report(outdir):
     lines = [INTRO]
     det, dconfigs = load_det(os.path.join(outdir, "det.csv"))
     if det:
         lines += det_section(det, dconfigs, wall_summary(outdir))
+        if len(dconfigs) > 3 or any(c not in (BASE, "hotcold", "hotcold-off") for c in dconfigs):
+            lines += ["## Every configuration against vanilla", "",
+                      "Median ratio to vanilla [min-max of the per-round ratios]; "
+                      "`single` and `nopcp` are bench-only kernels "
+                      "(bench/alternatives/).", ""]
+            lines += compare_lines(det, dconfigs) + [""]
         lines += det_targets(det)
         lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
                   "reader whose progress follows the scheduler, so each kernel's "
@@ -657,6 +700,8 @@ def main():
         return det_rows(*sys.argv[2:8])
     if cmd == "summary" and len(sys.argv) == 3:
         return summary(sys.argv[2])
+    if cmd == "compare" and len(sys.argv) == 3:
+        return compare(sys.argv[2])
     if cmd == "report" and len(sys.argv) == 3:
         return report(sys.argv[2])
     print(__doc__, file=sys.stderr)
