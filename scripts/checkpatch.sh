@@ -14,7 +14,7 @@ for p in $(grep -v '^#' "$ROOT/patches/series"); do
 	# python3-git) the SPDX check runs; without them it is silently skipped
 	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --color=never \
 		--summary-file "$ROOT/patches/$p" 2>&1)
-	if echo "$out" | grep -q 'total: 0 errors, 0 warnings'; then
+	if echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks'; then
 		echo "ok $p"
 	else
 		echo "FAIL $p"

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the out-of-tree benchmark module (bench/module/) against each given
-# kernel flavour and pack it as build/modules-<flavour>.cpio.gz, which
-# scripts/run-guest.sh appends to the guest image.  No module yet: no-op.
+# kernel flavour and pack it, with the flavour's in-tree test modules
+# (lib/test_meminit.ko, lib/test_free_pages.ko: configs/base.config), as
+# build/modules-<flavour>.cpio.gz, which scripts/run-guest.sh appends to
+# the guest image.
 . "$(dirname "$0")/lib.sh"
 step modules
 
-[ -d "$ROOT/bench/module" ] || exit 0
+INTREE_TEST_MODULES="lib/test_meminit.ko lib/test_free_pages.ko"
 for f in "$@"; do
 	check_flavour "$f"
 	log=$LOGS/modules-$f.log
@@ -20,6 +22,11 @@ for f in "$@"; do
 	rm -rf "$stage"
 	mkdir -p "$stage/guest/modules"
 	cp "$src"/*.ko "$stage/guest/modules/"
+	for ko in $INTREE_TEST_MODULES; do
+		[ -f "$(kernel_dir "$f")/$ko" ] ||
+			fail "no $ko in the $f kernel's build -- configs/base.config must build it as a module"
+		cp "$(kernel_dir "$f")/$ko" "$stage/guest/modules/"
+	done
 	(cd "$stage" && find . | sort | cpio -o -H newc --reproducible 2>/dev/null) |
 		gzip -1 >"$BUILD/modules-$f.cpio.gz"
 done
