@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash
+# (sourced by guest/jobs/test.sh; set -u as everywhere)
+set -u
 # The guest environment the other tests rely on.
 
 t_proc_vmstat() {

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash
+# (sourced by guest/jobs/test.sh; set -u as everywhere)
+set -u
 # Guest tests of the hot/cold per-cpu page queues (the series).
 
 HC=/proc/sys/vm/percpu_pagelist_hot_cold
