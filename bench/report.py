@@ -15,9 +15,16 @@ Wall mode (results.csv, vmstat.csv): for each workload and metric the
 median and min-max of each configuration over the rounds, and each
 configuration's ratio to vanilla (ratio of medians) with its spread (min
 and max of the per-round ratios, rounds being interleaved).  A ratio whose
-spread crosses 1.0 is flagged "no significant difference".  The pcp
-counters give, for the hotcold configurations, the share of allocations
-served cold, demotions, and pages moved per zone->lock hold.
+spread crosses 1.0 is flagged "spread crosses 1" (a description: a few
+paired rounds support no significance test).  The pcp counters give, for
+the hotcold configurations, the share of allocations served cold and the
+pages moved per zone->lock hold.
+
+Targets: each is checked on the data, "met" or "missed" with the rows
+that missed.  A target without data is NOT RUN, and report exits 1, when
+the run's plan (OUTDIR/plan, written by scripts/bench.sh) asked for that
+data; a target whose data the run did not ask for (QUICK's missing
+repeat boot, a configuration left out of CONFIGS) says so instead.
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, ratios.png
        report.py summary OUTDIR       the compact deterministic table (README)
@@ -40,8 +47,59 @@ BASE = "vanilla"
 REPEAT = "vanilla-repeat"
 
 
+def load_plan(outdir):
+    """What the run asked for (scripts/bench.sh writes OUTDIR/plan):
+    {"modes": [...], "configs": [...], "repeat": bool, "workloads": [...]
+    (empty: all)}, or None for a run without a plan (every target is then
+    judged on the data present)."""
+    path = os.path.join(outdir, "plan")
+    if not os.path.exists(path):
+        return None
+    kv = dict(line.rstrip("\n").partition("=")[::2] for line in open(path) if "=" in line)
+    return {"modes": kv.get("modes", "").split(), "configs": kv.get("configs", "").split(),
+            "repeat": kv.get("repeat", "0") == "1",
+            "workloads": kv.get("workloads", "").split(),
+            "date": kv.get("date", ""), "commit": kv.get("commit", ""),
+            "command": kv.get("command", "")}
+
+
+def asked(plan, mode=None, config=None, workloads=None):
+    """None if the plan asked for that data, else why not (for the
+    target's line): a target the run did not ask for is not NOT RUN."""
+    if plan is None:
+        return None
+    if mode and mode not in plan["modes"]:
+        return "not in this run (MODES)"
+    if config and config not in plan["configs"]:
+        return "not in this run (CONFIGS)"
+    if workloads and plan["workloads"] and not set(workloads) & set(plan["workloads"]):
+        return "not in this run (WORKLOADS)"
+    return None
+
+
+class Targets:
+    """The lines of a targets section.  A target with no data is NOT RUN,
+    unless the run did not ask for its data; NOT RUN fails the report."""
+
+    def __init__(self, title):
+        self.lines = [title, ""]
+        self.not_run = []
+
+    def add(self, text, verdict):
+        self.lines.append("- %s: %s" % (text, verdict))
+
+    def missing(self, text, why_not_asked, what):
+        if why_not_asked:
+            self.add(text, why_not_asked)
+        else:
+            self.add(text, "NOT RUN (%s)" % what)
+            self.not_run.append(text)
+
+
 def load(path):
     data = defaultdict(lambda: defaultdict(dict))
+    if not os.path.exists(path):
+        return data, []
     configs = []
     for row in csv.DictReader(open(path)):
         key = (row["workload"], row["metric"])
@@ -115,7 +173,9 @@ def wall_section(outdir):
                 rcells.append("-")
                 prow += ["1", "1", "1"]
                 continue
-            flag = " no significant difference" if r[1] <= 1.0 <= r[2] else ""
+            # (a description, not a test: 2-5 paired rounds cannot reach
+            # significance)
+            flag = " spread crosses 1" if r[1] <= 1.0 <= r[2] else ""
             rcells.append("%.3f [%.3f-%.3f]%s" % (r[0], r[1], r[2], flag))
             prow += ["%.4f" % x for x in r]
         lines.append("| %s | %s | %s | %s |" % (wl, metric, " | ".join(cells), " | ".join(rcells)))
@@ -145,30 +205,56 @@ def wall_section(outdir):
                   "its allocation count is pgalloc."]
 
     # The targets of the benchmark issue, checked, not asserted.
-    lines += ["", "### Wall-clock targets", ""]
-    off_bad, hc_bad = [], []
+    t = Targets("### Wall-clock targets")
+    plan = load_plan(outdir)
+    off_bad, hc_bad, off_n, hc_n = [], [], 0, 0
     for (wl, metric), per in data.items():
         lower_is_better = metric.startswith("ns_")
-        r = ratio(per, "hotcold-off") if "hotcold-off" in configs else None
-        if r and abs(r[0] - 1.0) > 0.02:
-            off_bad.append("%s %.3f%s" % (wl, r[0], " (spread %.2f-%.2f crosses 1: noise)"
-                                          % (r[1], r[2]) if r[1] <= 1.0 <= r[2] else ""))
-        r = ratio(per, "hotcold") if "hotcold" in configs else None
+        r = ratio(per, "hotcold-off")
         if r:
+            off_n += 1
+            if abs(r[0] - 1.0) > 0.02:
+                off_bad.append("%s %.3f%s" % (wl, r[0], " (spread %.2f-%.2f crosses 1)"
+                                              % (r[1], r[2]) if r[1] <= 1.0 <= r[2] else ""))
+        r = ratio(per, "hotcold")
+        if r:
+            hc_n += 1
             worse = r[2] < 1.0 if not lower_is_better else r[1] > 1.0
             if worse:
                 hc_bad.append("%s %.3f [%.3f-%.3f]" % (wl, r[0], r[1], r[2]))
-    lines.append("- hotcold-off within +-2 %% of vanilla (median ratio): %s" %
-                 ("met" if not off_bad else "missed on " + ", ".join(off_bad)))
-    lines.append("- hotcold not worse than vanilla beyond the spread (every "
-                 "per-round ratio on the wrong side of 1.0): %s" %
-                 ("met" if not hc_bad else "missed on " + ", ".join(hc_bad)))
-    lines.append("- pages per zone->lock hold: see the counters table; a "
-                 "refill or drain moving >= batch pages meets <= 1/batch "
-                 "lock holds per page.")
-
+    text = "hotcold-off within +-2 % of vanilla (median ratio)"
+    if off_n:
+        t.add(text, "met on %d rows" % off_n if not off_bad else "missed on " + ", ".join(off_bad))
+    else:
+        t.missing(text, asked(plan, "wall", "hotcold-off"), "no wall rows of hotcold-off and vanilla")
+    text = ("hotcold not worse than vanilla beyond the spread (every per-round "
+            "ratio on the wrong side of 1.0)")
+    if hc_n:
+        t.add(text, "met on %d rows" % hc_n if not hc_bad else "missed on " + ", ".join(hc_bad))
+    else:
+        t.missing(text, asked(plan, "wall", "hotcold"), "no wall rows of hotcold and vanilla")
+    # batching: a refill or drain moves more than one page per zone->lock hold
+    few, n = [], 0
+    for wl, per in vm.items():
+        d = per.get("hotcold")
+        if not d:
+            continue
+        for ev in ("refill", "drain"):
+            holds = statistics.median(d.get("pcp_" + ev, [0]))
+            pages = statistics.median(d.get("pcp_%s_pages" % ev, [0]))
+            if holds:
+                n += 1
+                if pages / holds <= 1:
+                    few.append("%s %s %.2f" % (wl, ev, pages / holds))
+    text = ("hotcold's refills and drains move more than one page per zone->lock "
+            "hold (pcp_refill_pages / pcp_refill, pcp_drain_pages / pcp_drain)")
+    if n:
+        t.add(text, "met on %d workload counters" % n if not few else "missed on " + ", ".join(few))
+    else:
+        t.missing(text, asked(plan, "wall", "hotcold"), "no pcp_refill or pcp_drain counts of hotcold")
+    lines += [""] + t.lines
     lines += ["", "![wall-clock ratios to vanilla](ratios.png)", ""]
-    return lines, plot, others
+    return lines, plot, others, t.not_run
 
 
 def wall_chart(outdir, plot, others):
@@ -470,20 +556,24 @@ def det_section(det, configs, wall=None):
     return lines
 
 
-def det_targets(det):
-    """The targets of the deterministic modes, checked, not asserted."""
-    lines = ["### Deterministic targets", ""]
+def det_targets(det, plan=None):
+    """The targets of the deterministic modes, checked, not asserted:
+    (lines, targets that had no data although the run asked for it)."""
+    t = Targets("### Deterministic targets")
     aa_bad, aa_disk, hist, off_bad, insn_bad, worse = [], [], [], [], [], []
     undecided = []
     scen_wins, scen_all = [], []
+    n_repeat, n_off, n_insn, n_worse = 0, 0, 0, 0
     noise = 0.005
     for mode, keys in (("icount", ["insn"]), ("cachesim", ["insn", "l1m", "l2m"])):
         for wl, per in det.get(mode, {}).items():
             disk = per.get(BASE, {}).get("boot") == "disk"
             for k in keys:
                 r = aa_repeat(per, k)
-                if r is not None and r - 1 > 0.005:
-                    (aa_disk if disk else aa_bad).append("%s %s %s %.4f" % (mode, wl, k, r))
+                if r is not None:
+                    n_repeat += not disk
+                    if r - 1 > 0.005:
+                        (aa_disk if disk else aa_bad).append("%s %s %s %.4f" % (mode, wl, k, r))
                 r = aa(per, k)
                 if r is not None:
                     hist.append((r, "%s %s %s %.4f" % (mode, wl, k, r)))
@@ -491,84 +581,109 @@ def det_targets(det):
         if wl.startswith(SHARED):
             continue
         r = rel(per, "hotcold-off", "insn")
-        if r is not None and abs(r - 1) > 0.001:
-            off_bad.append("%s %.4f" % (wl, r))
+        if r is not None:
+            n_off += 1
+            if abs(r - 1) > 0.001:
+                off_bad.append("%s %.4f" % (wl, r))
         r = rel(per, "hotcold", "insn")
-        if r is not None and r > 1.003:
-            insn_bad.append("%s %.4f" % (wl, r))
+        if r is not None:
+            n_insn += 1
+            if r > 1.003:
+                insn_bad.append("%s %.4f" % (wl, r))
     for wl, per in det.get("cachesim", {}).items():
         if wl.startswith(SHARED):
             continue
         for k in ("l1m", "l2m"):
             r = rel(per, "hotcold", k)
-            # the noise: vanilla against itself (at least 0.5 %), plus
-            # what the series' binary alone changes: hotcold-off makes
-            # upstream's allocation decisions, so its distance from
-            # vanilla is code and data layout (the L1D's set index lies
-            # within the page offset, so where static data lands decides
-            # its conflicts; see NOTES.md)
+            if r is None:
+                continue
+            n_worse += 1
+            # the noise: vanilla against itself, at least 0.5 %.  What
+            # the series' binary changes by itself (hotcold-off's distance
+            # from vanilla: code and data layout) is shown, not allowed
+            # for: a regression hotcold and hotcold-off share is still one
             a, o = aa(per, k), rel(per, "hotcold-off", k)
-            n = max(noise, abs(a - 1) if a is not None else 0) + \
-                (abs(o - 1) if o is not None else 0)
+            n = max(noise, abs(a - 1) if a is not None else 0)
             base = per.get(BASE, {}).get(k, 0)
             sp = rel_spread(per, "hotcold", k)
             # below one miss per op a ratio says little, unless the
             # series adds at least one; and every round must be worse
-            if r is not None and r > 1 + n and (base >= 1 or (r - 1) * base >= 1) \
+            if r > 1 + n and (base >= 1 or (r - 1) * base >= 1) \
                     and (sp is None or sp[0] > 1):
                 hc = per.get("hotcold", {}).get("rounds", {}).values()
+                what = "%s %s %.3f%s" % (wl, k, r, "" if o is None else
+                                         " (hotcold-off %.3f)" % o)
                 # no hot/cold event in any round: the series ran
                 # upstream's code there, so the difference is the boot's
                 # state (which pages sit where), not its decisions
                 if hc and all(x.get("hc_events") == 0 for x in hc):
-                    undecided.append("%s %s %.3f" % (wl, k, r))
+                    undecided.append(what)
                 else:
-                    worse.append("%s %s %.3f" % (wl, k, r))
+                    worse.append(what)
         if wl in SCENARIOS:
             r = rel(per, "hotcold", "l2m")
             if r is not None:
                 scen_all.append("%s %.3f" % (wl, r))
                 if r <= 0.85:
                     scen_wins.append(wl)
-    repeated = any(REPEAT in per for m in det.values() for per in m.values())
-    lines.append("- A/A repeat (vanilla's first round booted twice) within 0.5 %% on "
-                 "every deterministic metric of the workloads that boot without a "
-                 "disk: %s" % ("no repeat boot in this run (QUICK)" if not repeated else
-                               "met" if not aa_bad else "missed on " + ", ".join(aa_bad)))
-    disk_rows = any(per.get(BASE, {}).get("boot") == "disk"
-                    for m in det.values() for per in m.values())
-    lines.append("- the same for the workloads that needed the disk (its completions "
-                 "land at host-timed points): %s" % (
-                     "none in this run" if not disk_rows else
-                     "no repeat boot in this run (QUICK)" if not repeated else
-                     "within 0.5 %" if not aa_disk else "beyond 0.5 % on " + ", ".join(aa_disk)))
+
+    text = ("A/A repeat (vanilla's first round booted twice) within 0.5 % on every "
+            "deterministic metric of the workloads that boot without a disk")
+    if n_repeat:
+        t.add(text, "met on %d metrics" % n_repeat if not aa_bad else "missed on " + ", ".join(aa_bad))
+    else:
+        why = None
+        if plan is not None and not plan["repeat"]:
+            why = "not in this run (QUICK: no repeat boot)"
+        elif plan is not None and not set(plan["modes"]) & {"icount", "cachesim"}:
+            why = "not in this run (MODES)"
+        t.missing(text, why, "no vanilla-repeat rows")
+    if aa_disk:
+        t.add("the same for the workloads that needed the disk (its completions land "
+              "at host-timed points)", "beyond 0.5 % on " + ", ".join(aa_disk))
     within = sum(1 for r, _ in hist if r - 1 <= 0.005)
-    lines.append("- A/A rounds (vanilla's histories against each other; the noise a "
-                 "difference has to beat): within 0.5 %% on %d of %d metrics%s" % (
-                     within, len(hist), "" if within == len(hist) else "; beyond: " +
-                     ", ".join(t for r, t in sorted(hist, reverse=True) if r - 1 > 0.005)))
-    lines.append("- hotcold-off within 0.1 %% of vanilla in instructions per op "
-                 "(icount): %s" % ("met" if not off_bad else "missed on " + ", ".join(off_bad)))
-    lines.append("- hotcold at most 0.3 %% more instructions per op than vanilla "
-                 "(icount): %s" % ("met" if not insn_bad else "missed on " + ", ".join(insn_bad)))
-    lines.append("- hotcold's L2 misses per op at least 15 %% below vanilla's on two "
-                 "scenarios: %s (hotcold/vanilla L2 misses: %s)" % (
-                     "met on " + ", ".join(scen_wins) if len(scen_wins) >= 2 else "missed",
-                     ", ".join(scen_all) or "no scenario run"))
-    lines.append("- hotcold never worse than vanilla in simulated misses per op "
-                 "beyond the noise (the larger of 0.5 %% and A/A rounds, plus "
-                 "hotcold-off's distance from vanilla: it allocates as upstream "
-                 "does, so that distance is the series' binary, its code and "
-                 "data layout; and worse in every round; workloads with at least "
-                 "one miss per op, or one more): %s%s" % (
-                     "met" if not worse else "missed on " + ", ".join(worse),
-                     "" if not undecided else
-                     "; beyond it, but where the series made no hot/cold decision in "
-                     "any round (pcp_cold_alloc, _request and _free all "
-                     "0: upstream's code ran, so the difference is the boot's "
-                     "state): " + ", ".join(undecided)))
-    lines.append("")
-    return lines
+    text = ("A/A rounds (vanilla's histories against each other; the noise a "
+            "difference has to beat) within 0.5 %")
+    if hist:
+        t.add(text, "on %d of %d metrics%s" % (
+            within, len(hist), "" if within == len(hist) else "; beyond: " +
+            ", ".join(x for r, x in sorted(hist, reverse=True) if r - 1 > 0.005)))
+    else:
+        why = None
+        if plan is not None and not set(plan["modes"]) & {"icount", "cachesim"}:
+            why = "not in this run (MODES)"
+        t.missing(text, why, "fewer than two rounds of vanilla")
+    text = "hotcold-off within 0.1 % of vanilla in instructions per op (icount)"
+    if n_off:
+        t.add(text, "met on %d workloads" % n_off if not off_bad else "missed on " + ", ".join(off_bad))
+    else:
+        t.missing(text, asked(plan, "icount", "hotcold-off"), "no icount rows of hotcold-off")
+    text = "hotcold at most 0.3 % more instructions per op than vanilla (icount)"
+    if n_insn:
+        t.add(text, "met on %d workloads" % n_insn if not insn_bad else "missed on " + ", ".join(insn_bad))
+    else:
+        t.missing(text, asked(plan, "icount", "hotcold"), "no icount rows of hotcold")
+    text = "hotcold's L2 misses per op at least 15 % below vanilla's on two scenarios"
+    if scen_all:
+        t.add(text, "%s (hotcold/vanilla L2 misses: %s)" % (
+            "met on " + ", ".join(scen_wins) if len(scen_wins) >= 2 else "missed",
+            ", ".join(scen_all)))
+    else:
+        t.missing(text, asked(plan, "cachesim", "hotcold", SCENARIOS),
+                  "no cachesim rows of hotcold on a scenario")
+    text = ("hotcold never worse than vanilla in simulated misses per op beyond "
+            "the noise (the larger of 0.5 % and vanilla's A/A rounds; worse in "
+            "every round; workloads with at least one miss per op, or one more)")
+    if n_worse:
+        t.add(text, ("met on %d metrics" % n_worse if not worse else "missed on " + ", ".join(worse)) +
+              ("" if not undecided else
+               "; beyond it, but where the series made no hot/cold decision in "
+               "any round (pcp_cold_alloc, _request and _free all 0: upstream's "
+               "code ran, so the difference is the boot's state): " + ", ".join(undecided)))
+    else:
+        t.missing(text, asked(plan, "cachesim", "hotcold"), "no cachesim rows of hotcold")
+    t.lines.append("")
+    return t.lines, t.not_run
 
 
 SCENARIOS = ("exit_flood", "reclaim_flood", "readahead_same_cpu", "readahead_other_cpu",
@@ -664,8 +779,20 @@ def compare(outdir):
 
 
 def report(outdir):
+    """Writes OUTDIR/report.md; 1 if a target the run asked for had no
+    data (NOT RUN) or the chart failed."""
     lines = [INTRO]
+    plan = load_plan(outdir)
+    if plan is not None:
+        lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
+                                                  plan["commit"] or "unknown",
+                                                  plan["command"] or "make bench"), ""]
+    not_run = []
     det, dconfigs = load_det(os.path.join(outdir, "det.csv"))
+    if not det and plan is not None and set(plan["modes"]) & {"icount", "cachesim"}:
+        lines += ["## Deterministic modes: NOT RUN (no rows in det.csv)", ""]
+        not_run.append("deterministic modes (%s): no rows in det.csv" %
+                       " ".join(m for m in plan["modes"] if m != "wall"))
     if det:
         lines += det_section(det, dconfigs, wall_summary(outdir))
         if len(dconfigs) > 3 or any(c not in (BASE, "hotcold", "hotcold-off") for c in dconfigs):
@@ -674,7 +801,9 @@ def report(outdir):
                       "`single` and `nopcp` are bench-only kernels "
                       "(bench/alternatives/).", ""]
             lines += compare_lines(det, dconfigs) + [""]
-        lines += det_targets(det)
+        tl, tn = det_targets(det, plan)
+        lines += tl
+        not_run += tn
         lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
                   "reader whose progress follows the scheduler, so each kernel's "
                   "counts hold a different amount of the reader's work (the same "
@@ -682,13 +811,20 @@ def report(outdir):
                   "out of the targets (readahead_same_cpu is the controlled "
                   "case).", ""]
     rc = 0
-    if os.path.exists(os.path.join(outdir, "results.csv")):
-        wl, plot, others = wall_section(outdir)
+    data, _ = load(os.path.join(outdir, "results.csv"))
+    if data:
+        wl, plot, others, tn = wall_section(outdir)
         lines += wl
+        not_run += tn
         rc = wall_chart(outdir, plot, others)
+    elif plan is None or "wall" in plan["modes"]:
+        lines += ["## wall: NOT RUN (no rows in results.csv)", ""]
+        not_run.append("wall mode: no rows in results.csv")
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    return rc
+    for x in not_run:
+        print("report.py: NOT RUN: %s" % x, file=sys.stderr)
+    return 1 if not_run else rc
 
 
 def main():

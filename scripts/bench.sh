@@ -115,6 +115,22 @@ case " $MODES " in
 esac
 
 T0=$(now)
+# What this run asks for: bench/report.py judges a target with no data as
+# NOT RUN (and fails) only if the run asked for its data
+{
+	echo "modes=$MODES"
+	echo "configs=$(printf '%s' "$want_configs" | tr -s ' \n' '  ')"
+	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
+	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
+	# the stamp of report.md: when, on what, asked how
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
+	cmd=
+	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS; do
+		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
+	done
+	echo "command=${cmd# } make bench"
+} >"$OUT/plan"
 
 # failed_workloads JOBOUT: the workloads a failed bench job reported failed
 # (guest/jobs/bench.sh's "hotcold-failed" line), or nothing
@@ -296,5 +312,6 @@ for m in icount cachesim; do
 done >>"$det" 2>/dev/null
 msg "benchmark runs took $(($(now) - T0)) s"
 step report
-python3 "$ROOT/bench/report.py" report "$OUT" || fail "the report failed (bench/report.py)"
+python3 "$ROOT/bench/report.py" report "$OUT" ||
+	fail "the report failed (bench/report.py): a target the run asked for had no data (NOT RUN, above), or the chart failed -- see $OUT/report.md"
 cat "$OUT/report.md"

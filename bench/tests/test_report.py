@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests for bench/report.py's targets: each one must be able to
+fail.  The fixtures are written per case (det.csv rows in report.py's
+DET_FIELDS, results.csv and vmstat.csv of the wall mode, the run's plan);
+each case pins one target's verdict and report()'s exit status."""
+import contextlib
+import csv
+import importlib.util
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(os.path.dirname(HERE), "report.py")
+
+spec = importlib.util.spec_from_file_location("report_py", SCRIPT)
+report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(report)
+
+
+def det_row(mode, wl, config, rnd, insn=1000.0, l1m=10.0, l2m=5.0, ops=100, events=7):
+    """one det.csv row: per-op metrics times ops, all in the kernel half"""
+    row = {k: 0 for k in report.DET_FIELDS}
+    row.update(mode=mode, workload=wl, config=config, round=rnd, boot="mem", cpu="0",
+               ops=ops, rate="", insn_k=insn * ops, l1m_k=l1m * ops, l2m_k=l2m * ops,
+               acc_k=2 * insn * ops, hc_events=events)
+    return row
+
+
+class Run:
+    """A bench output directory in a temporary folder."""
+
+    def __init__(self, plan=None):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        if plan is not None:
+            with open(os.path.join(self.dir, "plan"), "w") as f:
+                for k, v in plan.items():
+                    f.write("%s=%s\n" % (k, v))
+
+    def det(self, rows):
+        with open(os.path.join(self.dir, "det.csv"), "w") as f:
+            w = csv.DictWriter(f, fieldnames=report.DET_FIELDS, lineterminator="\n")
+            w.writeheader()
+            for r in rows:
+                w.writerow(r)
+
+    def wall(self, rows, vm=()):
+        with open(os.path.join(self.dir, "results.csv"), "w") as f:
+            f.write("workload,metric,config,round,value\n")
+            for r in rows:
+                f.write(",".join(str(x) for x in r) + "\n")
+        with open(os.path.join(self.dir, "vmstat.csv"), "w") as f:
+            f.write("workload,config,round,counter,delta\n")
+            for r in vm:
+                f.write(",".join(str(x) for x in r) + "\n")
+
+    def report(self):
+        """(exit status, report.md's lines, stderr); no chart needed"""
+        err = io.StringIO()
+        chart = report.wall_chart
+        report.wall_chart = lambda *a: 0
+        try:
+            with contextlib.redirect_stderr(err):
+                rc = report.report(self.dir)
+        finally:
+            report.wall_chart = chart
+        with open(os.path.join(self.dir, "report.md")) as f:
+            return rc, f.read().splitlines(), err.getvalue()
+
+
+def target(lines, start):
+    hits = [x for x in lines if x.startswith("- " + start)]
+    assert len(hits) == 1, (start, hits)
+    return hits[0]
+
+
+FULL = {"modes": "icount cachesim", "configs": "vanilla hotcold hotcold-off",
+        "repeat": "1", "workloads": ""}
+# a run of one 2002 workload: no scenario asked for
+PF = dict(FULL, workloads="pagefault_anon")
+
+
+def det_rounds(wl, l2m, off_l2m=None, rounds=3, mode="cachesim"):
+    """vanilla 5 L2 misses/op in every round (A/A 1.0), hotcold l2m"""
+    rows = []
+    for r in range(1, rounds + 1):
+        rows.append(det_row(mode, wl, "vanilla", r))
+        rows.append(det_row(mode, wl, "hotcold", r, l2m=l2m))
+        rows.append(det_row(mode, wl, "hotcold-off", r, l2m=off_l2m if off_l2m else 5.0))
+    rows.append(det_row(mode, wl, "vanilla-repeat", 1))
+    return rows
+
+
+class DetTargets(unittest.TestCase):
+    def test_shared_regression_is_missed(self):
+        # hotcold and hotcold-off both 20 % worse: the old noise added
+        # hotcold-off's distance and called it met
+        run = Run(PF)
+        run.det(det_rounds("pagefault_anon", 6.0, off_l2m=6.0) +
+                det_rounds("pagefault_anon", 5.0, mode="icount"))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("missed on pagefault_anon l2m 1.200 (hotcold-off 1.200)",
+                      target(lines, "hotcold never worse"))
+
+    def test_equal_counts_meet(self):
+        run = Run(PF)
+        run.det(det_rounds("pagefault_anon", 5.0) + det_rounds("pagefault_anon", 5.0, mode="icount"))
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 0)
+        self.assertIn(": met on 2 metrics", target(lines, "hotcold never worse"))
+        self.assertIn(": met on 1 workloads", target(lines, "hotcold at most 0.3 %"))
+
+    def test_absent_configuration_is_not_run(self):
+        # the plan asked for hotcold-off; no row of it
+        run = Run(PF)
+        run.det([r for r in det_rounds("pagefault_anon", 5.0) + det_rounds(
+            "pagefault_anon", 5.0, mode="icount") if r["config"] != "hotcold-off"])
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no icount rows of hotcold-off)",
+                      target(lines, "hotcold-off within 0.1 %"))
+        self.assertIn("report.py: NOT RUN: hotcold-off within 0.1 %", err)
+
+    def test_configuration_not_asked_for_is_not_a_failure(self):
+        run = Run(dict(PF, configs="vanilla hotcold"))
+        run.det([r for r in det_rounds("pagefault_anon", 5.0) + det_rounds(
+            "pagefault_anon", 5.0, mode="icount") if r["config"] != "hotcold-off"])
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 0)
+        self.assertIn("not in this run (CONFIGS)", target(lines, "hotcold-off within 0.1 %"))
+
+    def test_no_cachesim_rows_is_not_run(self):
+        run = Run(FULL)
+        run.det(det_rounds("pagefault_anon", 5.0, mode="icount"))
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no cachesim rows of hotcold)", target(lines, "hotcold never worse"))
+        self.assertIn("NOT RUN", target(lines, "hotcold's L2 misses per op at least 15 %"))
+
+    def test_empty_det_csv_is_not_run(self):
+        run = Run(FULL)
+        run.det([])
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("## Deterministic modes: NOT RUN (no rows in det.csv)", lines)
+
+    def test_quick_run_without_repeat_is_not_a_failure(self):
+        run = Run(dict(FULL, repeat="0"))
+        run.det([r for r in det_rounds("exit_flood", 1.0) + det_rounds(
+            "exit_flood", 5.0, mode="icount") if r["config"] != "vanilla-repeat"])
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 0, lines)
+        self.assertIn("not in this run (QUICK", target(lines, "A/A repeat"))
+
+    def test_missing_repeat_when_asked_is_not_run(self):
+        run = Run(FULL)
+        run.det([r for r in det_rounds("exit_flood", 1.0) + det_rounds(
+            "exit_flood", 5.0, mode="icount") if r["config"] != "vanilla-repeat"])
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no vanilla-repeat rows)", target(lines, "A/A repeat"))
+
+    def test_report_is_stamped(self):
+        run = Run(dict(PF, date="2026-12-04 19:30 UTC", commit="abc1234",
+                       command='MODES="icount cachesim" make bench'))
+        run.det(det_rounds("pagefault_anon", 5.0) + det_rounds("pagefault_anon", 5.0, mode="icount"))
+        rc, lines, _ = run.report()
+        self.assertIn('Run of 2026-12-04 19:30 UTC, commit abc1234: '
+                      '`MODES="icount cachesim" make bench`.', lines)
+
+    def test_scenarios_met_and_missed(self):
+        run = Run(FULL)
+        run.det(det_rounds("exit_flood", 1.0) + det_rounds("reclaim_flood", 1.5) +
+                det_rounds("exit_flood", 5.0, mode="icount"))
+        rc, lines, _ = run.report()
+        self.assertIn("met on exit_flood, reclaim_flood",
+                      target(lines, "hotcold's L2 misses per op at least 15 %"))
+        run = Run(FULL)
+        run.det(det_rounds("exit_flood", 1.0) + det_rounds("reclaim_flood", 4.9) +
+                det_rounds("exit_flood", 5.0, mode="icount"))
+        rc, lines, _ = run.report()
+        self.assertIn(": missed (", target(lines, "hotcold's L2 misses per op at least 15 %"))
+
+
+WALL_ROWS = [(wl, "ops_per_s", c, r, v) for wl in ("trunc80k_tmpfs_1",)
+             for r in (1, 2) for c, v in (("vanilla", 100), ("hotcold", 101), ("hotcold-off", 99))]
+VM_ROWS = [("trunc80k_tmpfs_1", "hotcold", r, k, v) for r in (1, 2)
+           for k, v in (("pcp_refill", 10), ("pcp_refill_pages", 630),
+                        ("pcp_drain", 5), ("pcp_drain_pages", 5))]
+
+
+class WallTargets(unittest.TestCase):
+    PLAN = {"modes": "wall", "configs": "vanilla hotcold hotcold-off", "repeat": "0",
+            "workloads": ""}
+
+    def test_empty_results_csv_is_not_run(self):
+        run = Run(self.PLAN)
+        run.wall([])
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("## wall: NOT RUN (no rows in results.csv)", lines)
+        self.assertIn("NOT RUN: wall mode", err)
+
+    def test_pages_per_lock_hold_is_computed(self):
+        # drains moved one page per hold: missed
+        run = Run(self.PLAN)
+        run.wall(WALL_ROWS, VM_ROWS)
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 0)
+        self.assertIn("missed on trunc80k_tmpfs_1 drain 1.00",
+                      target(lines, "hotcold's refills and drains move more than one page"))
+
+    def test_no_counters_is_not_run(self):
+        run = Run(self.PLAN)
+        run.wall(WALL_ROWS)
+        rc, lines, _ = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN", target(lines, "hotcold's refills and drains"))
+
+    def test_spread_is_described_not_tested(self):
+        run = Run(self.PLAN)
+        rows = [r for r in WALL_ROWS if not (r[2] == "hotcold" and r[3] == 2)]
+        rows.append(("trunc80k_tmpfs_1", "ops_per_s", "hotcold", 2, 98))
+        run.wall(rows, VM_ROWS)
+        rc, lines, _ = run.report()
+        text = "\n".join(lines)
+        self.assertIn("spread crosses 1", text)
+        self.assertNotIn("significant", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
