@@ -88,6 +88,15 @@ class Targets:
     def add(self, text, verdict):
         self.lines.append("- %s: %s" % (text, verdict))
 
+    def check(self, text, checked, bad, unit, why_not_asked, what):
+        """met on CHECKED UNIT, missed on BAD, or, with nothing checked,
+        missing()"""
+        if checked:
+            self.add(text, "met on %d %s" % (checked, unit) if not bad else
+                     "missed on " + ", ".join(bad))
+        else:
+            self.missing(text, why_not_asked, what)
+
     def missing(self, text, why_not_asked, what):
         if why_not_asked:
             self.add(text, why_not_asked)
@@ -223,16 +232,12 @@ def wall_section(outdir):
             if worse:
                 hc_bad.append("%s %.3f [%.3f-%.3f]" % (wl, r[0], r[1], r[2]))
     text = "hotcold-off within +-2 % of vanilla (median ratio)"
-    if off_n:
-        t.add(text, "met on %d rows" % off_n if not off_bad else "missed on " + ", ".join(off_bad))
-    else:
-        t.missing(text, asked(plan, "wall", "hotcold-off"), "no wall rows of hotcold-off and vanilla")
+    t.check(text, off_n, off_bad, "rows",
+            asked(plan, "wall", "hotcold-off"), "no wall rows of hotcold-off and vanilla")
     text = ("hotcold not worse than vanilla beyond the spread (every per-round "
             "ratio on the wrong side of 1.0)")
-    if hc_n:
-        t.add(text, "met on %d rows" % hc_n if not hc_bad else "missed on " + ", ".join(hc_bad))
-    else:
-        t.missing(text, asked(plan, "wall", "hotcold"), "no wall rows of hotcold and vanilla")
+    t.check(text, hc_n, hc_bad, "rows",
+            asked(plan, "wall", "hotcold"), "no wall rows of hotcold and vanilla")
     # batching: a refill or drain moves more than one page per zone->lock hold
     few, n = [], 0
     for wl, per in vm.items():
@@ -248,10 +253,8 @@ def wall_section(outdir):
                     few.append("%s %s %.2f" % (wl, ev, pages / holds))
     text = ("hotcold's refills and drains move more than one page per zone->lock "
             "hold (pcp_refill_pages / pcp_refill, pcp_drain_pages / pcp_drain)")
-    if n:
-        t.add(text, "met on %d workload counters" % n if not few else "missed on " + ", ".join(few))
-    else:
-        t.missing(text, asked(plan, "wall", "hotcold"), "no pcp_refill or pcp_drain counts of hotcold")
+    t.check(text, n, few, "workload counters",
+            asked(plan, "wall", "hotcold"), "no pcp_refill or pcp_drain counts of hotcold")
     lines += [""] + t.lines
     lines += ["", "![wall-clock ratios to vanilla](ratios.png)", ""]
     return lines, plot, others, t.not_run
@@ -654,15 +657,11 @@ def det_targets(det, plan=None):
             why = "not in this run (MODES)"
         t.missing(text, why, "fewer than two rounds of vanilla")
     text = "hotcold-off within 0.1 % of vanilla in instructions per op (icount)"
-    if n_off:
-        t.add(text, "met on %d workloads" % n_off if not off_bad else "missed on " + ", ".join(off_bad))
-    else:
-        t.missing(text, asked(plan, "icount", "hotcold-off"), "no icount rows of hotcold-off")
+    t.check(text, n_off, off_bad, "workloads",
+            asked(plan, "icount", "hotcold-off"), "no icount rows of hotcold-off")
     text = "hotcold at most 0.3 % more instructions per op than vanilla (icount)"
-    if n_insn:
-        t.add(text, "met on %d workloads" % n_insn if not insn_bad else "missed on " + ", ".join(insn_bad))
-    else:
-        t.missing(text, asked(plan, "icount", "hotcold"), "no icount rows of hotcold")
+    t.check(text, n_insn, insn_bad, "workloads",
+            asked(plan, "icount", "hotcold"), "no icount rows of hotcold")
     text = "hotcold's L2 misses per op at least 15 % below vanilla's on two scenarios"
     if scen_all:
         t.add(text, "%s (hotcold/vanilla L2 misses: %s)" % (

@@ -95,13 +95,19 @@ def det_rounds(wl, l2m, off_l2m=None, rounds=3, mode="cachesim"):
     return rows
 
 
+def both_modes(wl, l2m, without=None, **kw):
+    """cachesim rows (hotcold at l2m) and icount rows of one workload,
+    without the rows of configuration WITHOUT"""
+    return [r for r in det_rounds(wl, l2m, **kw) + det_rounds(wl, 5.0, mode="icount")
+            if r["config"] != without]
+
+
 class DetTargets(unittest.TestCase):
     def test_shared_regression_is_missed(self):
         # hotcold and hotcold-off both 20 % worse: the old noise added
         # hotcold-off's distance and called it met
         run = Run(PF)
-        run.det(det_rounds("pagefault_anon", 6.0, off_l2m=6.0) +
-                det_rounds("pagefault_anon", 5.0, mode="icount"))
+        run.det(both_modes("pagefault_anon", 6.0, off_l2m=6.0))
         rc, lines, err = run.report()
         self.assertEqual(rc, 0, err)
         self.assertIn("missed on pagefault_anon l2m 1.200 (hotcold-off 1.200)",
@@ -109,7 +115,7 @@ class DetTargets(unittest.TestCase):
 
     def test_equal_counts_meet(self):
         run = Run(PF)
-        run.det(det_rounds("pagefault_anon", 5.0) + det_rounds("pagefault_anon", 5.0, mode="icount"))
+        run.det(both_modes("pagefault_anon", 5.0))
         rc, lines, _ = run.report()
         self.assertEqual(rc, 0)
         self.assertIn(": met on 2 metrics", target(lines, "hotcold never worse"))
@@ -118,8 +124,7 @@ class DetTargets(unittest.TestCase):
     def test_absent_configuration_is_not_run(self):
         # the plan asked for hotcold-off; no row of it
         run = Run(PF)
-        run.det([r for r in det_rounds("pagefault_anon", 5.0) + det_rounds(
-            "pagefault_anon", 5.0, mode="icount") if r["config"] != "hotcold-off"])
+        run.det(both_modes("pagefault_anon", 5.0, without="hotcold-off"))
         rc, lines, err = run.report()
         self.assertEqual(rc, 1)
         self.assertIn("NOT RUN (no icount rows of hotcold-off)",
@@ -128,8 +133,7 @@ class DetTargets(unittest.TestCase):
 
     def test_configuration_not_asked_for_is_not_a_failure(self):
         run = Run(dict(PF, configs="vanilla hotcold"))
-        run.det([r for r in det_rounds("pagefault_anon", 5.0) + det_rounds(
-            "pagefault_anon", 5.0, mode="icount") if r["config"] != "hotcold-off"])
+        run.det(both_modes("pagefault_anon", 5.0, without="hotcold-off"))
         rc, lines, _ = run.report()
         self.assertEqual(rc, 0)
         self.assertIn("not in this run (CONFIGS)", target(lines, "hotcold-off within 0.1 %"))
@@ -151,16 +155,14 @@ class DetTargets(unittest.TestCase):
 
     def test_quick_run_without_repeat_is_not_a_failure(self):
         run = Run(dict(FULL, repeat="0"))
-        run.det([r for r in det_rounds("exit_flood", 1.0) + det_rounds(
-            "exit_flood", 5.0, mode="icount") if r["config"] != "vanilla-repeat"])
+        run.det(both_modes("exit_flood", 1.0, without="vanilla-repeat"))
         rc, lines, _ = run.report()
         self.assertEqual(rc, 0, lines)
         self.assertIn("not in this run (QUICK", target(lines, "A/A repeat"))
 
     def test_missing_repeat_when_asked_is_not_run(self):
         run = Run(FULL)
-        run.det([r for r in det_rounds("exit_flood", 1.0) + det_rounds(
-            "exit_flood", 5.0, mode="icount") if r["config"] != "vanilla-repeat"])
+        run.det(both_modes("exit_flood", 1.0, without="vanilla-repeat"))
         rc, lines, _ = run.report()
         self.assertEqual(rc, 1)
         self.assertIn("NOT RUN (no vanilla-repeat rows)", target(lines, "A/A repeat"))
@@ -168,7 +170,7 @@ class DetTargets(unittest.TestCase):
     def test_report_is_stamped(self):
         run = Run(dict(PF, date="2026-12-04 19:30 UTC", commit="abc1234",
                        command='MODES="icount cachesim" make bench'))
-        run.det(det_rounds("pagefault_anon", 5.0) + det_rounds("pagefault_anon", 5.0, mode="icount"))
+        run.det(both_modes("pagefault_anon", 5.0))
         rc, lines, _ = run.report()
         self.assertIn('Run of 2026-12-04 19:30 UTC, commit abc1234: '
                       '`MODES="icount cachesim" make bench`.', lines)
