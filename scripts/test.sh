@@ -186,8 +186,8 @@ for run in "all::selftests" "modules:init_on_alloc=1 init_on_free=1:initfree"; d
 	append=${rest%%:*} tag=${rest#*:}
 	outs=
 	for f in $PEER_FLAVOURS; do
-		# (measured: 80 s on vanilla and hotcold, 9 minutes on debug, whose
-		# test_free_pages alone takes 4; limit: per selftest binary)
+		# (measured: 67-77 s on vanilla and hotcold, 457-494 s on debug, whose
+		# test_free_pages alone takes 3-4 minutes; limit: per selftest binary)
 		timeout=1200 extra=$append limit=600
 		[ "$f" = debug ] && timeout=3000 extra="$extra $DEBUG_APPEND" limit=1200
 		if "$ROOT/scripts/run-guest.sh" --timeout "$timeout" --mem 1024 --tag "$tag" \
