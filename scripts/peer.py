@@ -18,6 +18,12 @@ it starts with, else to the last suite).  Prints, for make test's tally:
 A test that fails on the reference is not held against the others; the
 INFO line counts it.  Repeated names get " #2", " #3" in output order.
 
+The job runs a failing binary a second time and names those results
+"retry NAME..." (guest/jobs/mmtests.sh).  A test that did not pass on the
+first run but passed on the retry counts as passed, on every flavour
+alike, and gets one "INFO flaky on FLAVOUR: NAME" line; a test that fails
+twice still fails.
+
 usage: peer.py [--suite NAME=PREFIX,...]... REF=OUT FLAVOUR=OUT...
 exits 1 when any FAIL line was printed.
 """
@@ -33,15 +39,19 @@ results = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(results)
 
 
+RETRY = "retry "
+
+
 def read_tests(path):
-    """{name: "pass"|"fail"|"skip"} in output order, and whether the TAP
-    was complete (a plan, as many results as planned)."""
+    """{name: "pass"|"fail"|"skip"} in output order, whether the TAP was
+    complete (a plan, as many results as planned), and the names that
+    passed only on the retry."""
     try:
         with open(path, errors="replace") as f:
             lines = f.readlines()
     except OSError:
-        return {}, False
-    tests = {}
+        return {}, False, []
+    tests, retried = {}, {}
     complete = True
     seen = {}
     for name, ok, skip in results.guest_tap(lines, expect=True):
@@ -49,11 +59,22 @@ def read_tests(path):
             complete = False            # no TAP, no plan, short plan
             continue
         name = name[len("guest "):]
-        seen[name] = seen.get(name, 0) + 1
-        if seen[name] > 1:
-            name = "%s #%d" % (name, seen[name])
-        tests[name] = "skip" if skip else "pass" if ok else "fail"
-    return tests, complete and bool(tests)
+        into = tests
+        if name.startswith(RETRY):
+            name, into = name[len(RETRY):], retried
+        key = (name, into is retried)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            name = "%s #%d" % (name, seen[key])
+        into[name] = "skip" if skip else "pass" if ok else "fail"
+    flaky = []
+    for name, verdict in retried.items():
+        if verdict == "pass" and tests.get(name) != "pass":
+            flaky.append(name)
+            tests[name] = "pass"
+        elif name not in tests:
+            tests[name] = verdict
+    return tests, complete and bool(tests), flaky
 
 
 def split(tests, suites):
@@ -69,11 +90,15 @@ def split(tests, suites):
 
 
 def compare(suites, runs):
-    """runs: [(flavour, tests, complete)], the reference first.  Returns
-    the output lines and the number of FAIL lines."""
+    """runs: [(flavour, tests, complete, flaky)], the reference first.
+    Returns the output lines and the number of FAIL lines."""
     lines = []
     fails = 0
-    by = [(f, split(t, suites), c) for f, t, c in runs]
+    for flavour, _, _, flaky in runs:
+        for name in flaky:
+            lines.append("INFO flaky on %s: %s (did not pass, then passed on the retry)"
+                         % (flavour, name))
+    by = [(f, split(t, suites), c) for f, t, c, _ in runs]
     ref, ref_suites, ref_complete = by[0]
     for suite, _ in suites:
         for flavour, s, complete in by:
@@ -134,8 +159,7 @@ def main():
         flavour, sep, path = r.partition("=")
         if not sep or not flavour or not path:
             ap.error("%r: expected FLAVOUR=JOB_OUTPUT" % r)
-        tests, complete = read_tests(path)
-        runs.append((flavour, tests, complete))
+        runs.append((flavour,) + read_tests(path))
     lines, fails = compare(suites, runs)
     print("\n".join(lines))
     return 1 if fails else 0

@@ -4,7 +4,8 @@
 # readahead stressors with a streaming reader and a create-delete loop,
 # into reclaim and OOM kills, while CPU 1 goes offline and online every
 # second and vm.percpu_pagelist_hot_cold flips every 3 seconds; then a
-# fault-injection phase (fail_page_alloc); then the no-page-lost check.
+# fault-injection phase (fail_page_alloc); then the no-page-lost check:
+# after the stress, no more memory unaccounted for than before.
 # hotcold.args=SECONDS (stress phase; the injection phase is a third).
 set -u
 # shellcheck source=../lib.sh
@@ -15,19 +16,39 @@ CPU1=/sys/devices/system/cpu/cpu1/online
 STRESS=/guest/bin/stress-ng
 [ -x $STRESS ] || { echo "hotcold: no stress-ng in the guest image"; exit 1; }
 
-# Free pages with caches dropped and every pcp list drained (flipping the
-# switch drains them all), plus what they would be explained by.
+# settle: drop caches, drain every pcp list (flipping the switch drains
+# them all), fold the per-cpu vmstat deltas, and print, in pages:
+#   FREE        nr_free_pages
+#   UNACCOUNTED what /proc/meminfo does not place: MemTotal less free,
+#               LRU (anon, file, shmem, unevictable), slab, kernel stacks,
+#               page tables, per-cpu, vmalloc, hugetlb, pages on pcp lists
+#               (/proc/zoneinfo "count:") and stack depot pools (KASAN's
+#               allocation records, 4 pages each)
+# A page the allocator loses appears in UNACCOUNTED and nowhere else.
+# (MemTotal itself does not change: no memory hotplug, no balloon.)
+DEPOT=/sys/kernel/debug/stackdepot/stats
 settle() {
 	drop_caches
 	echo 0 >$HC; echo 1 >$HC
-	echo "$(vmstat nr_free_pages) $(vmstat nr_slab_reclaimable) $(vmstat nr_slab_unreclaimable) $(vmstat nr_page_table_pages)"
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	cat /proc/meminfo >/tmp/meminfo.settle
+	awk -v pcp="$(awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)" \
+		-v pools="$(awk '$1 == "pools:" { print $2 }' $DEPOT 2>/dev/null)" '
+	{ sub(":", "", $1); kb[$1] = $2 }
+	END {
+		used = kb["MemTotal"] - kb["MemFree"] - kb["Active"] - kb["Inactive"] - \
+			kb["Unevictable"] - kb["Slab"] - kb["KernelStack"] - kb["PageTables"] - \
+			kb["SecPageTables"] - kb["Percpu"] - kb["VmallocUsed"] - kb["Hugetlb"]
+		print kb["MemFree"] / 4, used / 4 - pcp - 4 * pools, pcp, pools + 0
+	}' /tmp/meminfo.settle
 }
-
 tap_begin
 # shellcheck disable=SC2046 # one argument per number
 set -- $(settle)
-FREE0=$1 SLAB0=$(($2 + $3)) PT0=$4
-echo "# before: nr_free_pages=$FREE0 slab=$SLAB0 page_tables=$PT0"
+FREE0=$1 UNACC0=$2
+cp /tmp/meminfo.settle /tmp/meminfo.before
+echo "# before: free=$FREE0 unaccounted=$UNACC0 pcp=$3 depot_pools=$4 (pages)"
+[ -r $DEPOT ] || echo "# no $DEPOT: stack depot pools are not subtracted"
 
 # CPU hotplug every second, switch flips every 3 s
 ( n=0; while [ ! -f /tmp/stop ]; do echo 0 >$CPU1 && sleep 1 && echo 1 >$CPU1 && n=$((n + 1)); echo $n >/tmp/hotplug.n; sleep 1; done ) &
@@ -89,12 +110,10 @@ rm -f /tmp/trunc80k.*
 
 # shellcheck disable=SC2046 # one argument per number
 set -- $(settle)
-FREE1=$1 SLAB1=$(($2 + $3)) PT1=$4
-LOST=$((FREE0 - FREE1))
-EXPLAINED=$((SLAB1 - SLAB0 + PT1 - PT0))
-[ $EXPLAINED -lt 0 ] && EXPLAINED=0
-echo "# after:  nr_free_pages=$FREE1 slab=$SLAB1 page_tables=$PT1"
-echo "hotcold-result stress seconds=$SECS hotplug_cycles=$(cat /tmp/hotplug.n 2>/dev/null || echo 0) switch_flips=$(cat /tmp/flips.n 2>/dev/null || echo 0) oom_kills=$(vmstat oom_kill) injected_failures=$INJ free_delta=$LOST explained=$EXPLAINED"
+FREE1=$1 UNACC1=$2
+LOST=$((UNACC1 - UNACC0))
+echo "# after:  free=$FREE1 unaccounted=$UNACC1 pcp=$3 depot_pools=$4 (pages)"
+echo "hotcold-result stress seconds=$SECS hotplug_cycles=$(cat /tmp/hotplug.n 2>/dev/null || echo 0) switch_flips=$(cat /tmp/flips.n 2>/dev/null || echo 0) oom_kills=$(vmstat oom_kill) injected_failures=$INJ free_delta=$((FREE0 - FREE1)) unaccounted_delta=$LOST"
 
 t_stress_ran() {
 	grep -q "successful run completed\|passed:" /tmp/stress.out ||
@@ -116,13 +135,18 @@ t_injected() {
 	[ "$INJ" -gt 0 ] || die "no failure was injected"
 }
 tap_run "page_alloc_failures_injected" t_injected
-# Tolerance: what slab and page tables grew by, plus 2048 pages (8 MB) for
-# per-cpu caches that refill between the drain and the read and for the
-# file system's own metadata (journal, bitmaps) cached on /mnt.  The exact
-# check is the KUnit case random_mix_loses_no_page.
+# Tolerance: 256 pages (1 MB) for what no counter shows and a quiet
+# system still holds: per-cpu LRU and free batches, a preallocated stack
+# depot pool, pages in flight between the drain and the read.  Locally the
+# unaccounted delta after this job was -22 and -26 pages; a planted leak
+# of 1 in 256 drained pages gave +1764 (docs/decisions.md).
+# The exact check is the KUnit case random_mix_loses_no_page.
 t_no_page_lost() {
-	[ $LOST -le $((EXPLAINED + 2048)) ] ||
-		die "$LOST pages fewer free after the stress, $EXPLAINED explained by slab and page tables"
+	[ $LOST -le 256 ] && return
+	echo "# /proc/meminfo before and after the stress (kB):"
+	awk 'NR == FNR { b[$1] = $2; next } { printf "#   %-18s %10s %10s\n", $1, b[$1], $2 }' \
+		/tmp/meminfo.before /tmp/meminfo.settle
+	die "$LOST pages more unaccounted after the stress than before"
 }
 tap_run "no_page_lost" t_no_page_lost
 tap_end

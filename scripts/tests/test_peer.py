@@ -112,6 +112,47 @@ class Peer(unittest.TestCase):
         rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*better))
         self.assertEqual(rc, 0)
 
+    # uffd-unit-tests stops at its first error: the later cases are never
+    # reported, and the job runs the binary again as "retry ..."
+    FLAKY = GOOD[:3] + [("fail", "cow"), ("ok", "retry cow: Basic COW"),
+                        ("ok", "retry cow: Basic COW"), ("ok", "retry cow"),
+                        ("ok", "mremap_test")]
+
+    def test_pass_on_retry_counts_and_is_named_flaky(self):
+        rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*self.FLAKY))
+        self.assertEqual(rc, 0)
+        self.assertIn("INFO flaky on hotcold: cow: Basic COW #2 "
+                      "(did not pass, then passed on the retry)", out)
+        self.assertIn("INFO flaky on hotcold: cow (did not pass, then passed on the retry)",
+                      out)
+        self.assertIn("ok peer selftests on hotcold: all 4 tests that pass on vanilla pass", out)
+
+    def test_failing_twice_fails(self):
+        twice = list(self.FLAKY)
+        twice[5] = ("fail", "retry cow: Basic COW")
+        rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*twice))
+        self.assertEqual(rc, 1)
+        self.assertIn("FAIL peer selftests on hotcold: cow: Basic COW #2 "
+                      "(failed on hotcold, passed on vanilla)", out)
+        self.assertNotIn("INFO flaky on hotcold: cow: Basic COW #2 "
+                         "(did not pass, then passed on the retry)", out)
+
+    def test_skip_on_retry_is_no_pass(self):
+        skipped = list(self.FLAKY)
+        skipped[6] = ("skip", "retry cow")
+        rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*skipped))
+        self.assertEqual(rc, 1)
+        self.assertIn("FAIL peer selftests on hotcold: cow (failed on hotcold, "
+                      "passed on vanilla)", out)
+
+    def test_flaky_reference_still_holds_the_others(self):
+        rc, out = self.run_peer(vanilla=job(*self.FLAKY), hotcold=job(*GOOD[:4]))
+        self.assertEqual(rc, 1)
+        self.assertIn("INFO flaky on vanilla: cow (did not pass, then passed on the retry)",
+                      out)
+        self.assertIn("FAIL peer selftests on hotcold: mremap_test (never reported on "
+                      "hotcold, passed on vanilla)", out)
+
     def test_bad_argument(self):
         p = subprocess.run([sys.executable, SCRIPT, "vanilla"], capture_output=True, text=True)
         self.assertNotEqual(p.returncode, 0)
