@@ -130,7 +130,7 @@ hugepages() {
 
 # module NAME: load an in-tree test module; its verdict is in dmesg
 module() {
-	local name=$1 ko=$M/$1.ko rc sw
+	local name=$1 ko=$M/$1.ko rc sw ht
 
 	if [ ! -f "$ko" ]; then
 		tap_result FAIL "$name" "not in the guest image"
@@ -140,15 +140,26 @@ module() {
 	# test_free_pages frees and allocates a million order-3 blocks in a
 	# loop without cond_resched(): on the debug kernel under TCG one loop
 	# holds the CPU for about 150 s, which the soft-lockup detector (120 s
-	# at watchdog_thresh=60) reports.  Off for that module's load only.
-	sw=
-	if [ "$name" = test_free_pages ] && [ -w /proc/sys/kernel/soft_watchdog ]; then
-		sw=$(cat /proc/sys/kernel/soft_watchdog)
-		echo 0 >/proc/sys/kernel/soft_watchdog
+	# at watchdog_thresh=60) reports, and a task waiting on that CPU (jbd2
+	# committing the swap file's blocks, in one clean-clone run) trips the
+	# hung-task detector (60 s).  Both off for that module's load only,
+	# after writing back what is dirty.
+	sw='' ht=''
+	if [ "$name" = test_free_pages ]; then
+		sync
+		if [ -w /proc/sys/kernel/soft_watchdog ]; then
+			sw=$(cat /proc/sys/kernel/soft_watchdog)
+			echo 0 >/proc/sys/kernel/soft_watchdog
+		fi
+		if [ -w /proc/sys/kernel/hung_task_timeout_secs ]; then
+			ht=$(cat /proc/sys/kernel/hung_task_timeout_secs)
+			echo 0 >/proc/sys/kernel/hung_task_timeout_secs
+		fi
 	fi
 	insmod "$ko"
 	rc=$?
 	[ -z "$sw" ] || echo "$sw" >/proc/sys/kernel/soft_watchdog
+	[ -z "$ht" ] || echo "$ht" >/proc/sys/kernel/hung_task_timeout_secs
 	[ "$rc" = 0 ] && rmmod "$name"
 	# busybox's insmod retries a failed finit_module() with init_module():
 	# a module whose init fails runs twice; read the first run only (up to
