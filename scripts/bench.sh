@@ -9,9 +9,10 @@
 #   icount    fixed work under -icount shift=0 (one guest instruction per
 #             guest ns) with the cachesim plugin counting instructions only:
 #             instructions per operation, exact and repeatable.
-#   cachesim  the same fixed work with the plugin simulating a private L1D
-#             per vCPU and a shared L2 (bench/cachesim): data misses per
-#             operation inside the measured phase.
+#   cachesim  the same fixed work with the plugin simulating the data
+#             caches (bench/cachesim): misses per operation at each level
+#             inside the measured phase, priced in cycles with latencies
+#             measured on this host (bench/calibrate).
 #
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
 # (the series booted with percpu_pagelist_hot_cold=0), single (a bench-only
@@ -36,8 +37,13 @@
 # 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (the
 # scenarios and four of the 2002 workloads; wall: 2 rounds of 1 s;
 # deterministic: 2 rounds at scale 1, no repeat boot), WORKLOADS (restrict
-# every mode), L2WAYS (the
-# simulated L2's ways; default 0, fully associative).
+# every mode), GEOMETRY (the machine the deterministic modes describe:
+# zen3, the default, boots the guest as QEMU's EPYC-Milan, whose CPUID
+# reports a Zen 3 core's caches, and simulates them: a private 32 KB 8-way
+# L1D and 512 KB L2 per vCPU and a 32 MB L3 shared by all; v1 boots
+# -cpu max and simulates v1's private 48 KB L1D and shared 2 MB L2),
+# L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
+# associative: capacity misses only).
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -64,6 +70,23 @@ else
 fi
 OUT=$BUILD/bench
 mkdir -p "$OUT"
+# The simulated machine and the CPU model whose CPUID describes it to the
+# guest kernel (the exit threshold, patch 9, is its LLC slice).  L2 and
+# L3 are fully associative by default: set-associative, their conflict
+# misses follow where each boot places pages in physical memory (vanilla
+# against itself differed by up to 60 % with a 16-way L2, v1).
+GEOMETRY=${GEOMETRY:-zen3}
+L2WAYS=${L2WAYS:-0}
+L3WAYS=${L3WAYS:-0}
+case $GEOMETRY in
+zen3)
+	GUEST_CPU=EPYC-Milan
+	SIM_ARGS="l1size=32768,l1ways=8,l2size=524288,l2ways=$L2WAYS,l3size=33554432,l3ways=$L3WAYS" ;;
+v1)
+	GUEST_CPU=max
+	SIM_ARGS="l1size=49152,l1ways=12,l2size=2097152,l2ways=$L2WAYS" ;;
+*) fail "GEOMETRY=$GEOMETRY: expected zen3 or v1" ;;
+esac
 # name:flavour:extra kernel command line
 ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
 single:single: nopcp:nopcp:"
@@ -113,6 +136,20 @@ case " $MODES " in
 	"$ROOT/scripts/cachesim.sh" check || exit 1
 	;;
 esac
+case " $MODES " in
+*" cachesim "*)
+	# the latencies the report prices simulated misses with, measured
+	# here, natively (bench/calibrate); before any guest runs
+	step calibrate
+	gcc -O2 -Wall -Wextra -Werror -o "$OUT/calibrate" "$ROOT/bench/calibrate/calibrate.c" ||
+		fail "bench/calibrate/calibrate.c does not build"
+	quick=
+	[ "${QUICK:-0}" = 1 ] && quick=--quick
+	"$OUT/calibrate" $quick >"$OUT/calibrate.txt" ||
+		fail "bench/calibrate failed (output: $OUT/calibrate.txt)"
+	msg "$(tr '\n' ';' <"$OUT/calibrate.txt" | sed 's/calibrate //g')"
+	;;
+esac
 
 T0=$(now)
 # What this run asks for: bench/report.py judges a target with no data as
@@ -122,11 +159,12 @@ T0=$(now)
 	echo "configs=$(printf '%s' "$want_configs" | tr -s ' \n' '  ')"
 	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
+	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
 	# the stamp of report.md: when, on what, asked how
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
-	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS; do
+	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS GEOMETRY L2WAYS L3WAYS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
@@ -200,12 +238,6 @@ trunc_sweep_16k trunc_sweep_256k trunc_sweep_1024k trunc_sweep_8192k sdet_1
 sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork mixed_pagefault
 mixed_trunc80k mixed_sdet exit_flood reclaim_flood readahead_same_cpu
 big_hot_list reader_beside_hot_list"
-# The L2 is fully associative (capacity misses only): with 16 ways, its
-# conflict misses depend on where each boot happens to place pages in
-# physical memory, and vanilla against itself differed by up to 60 % in
-# L2 misses per operation (notes: NOTES.md).  L2WAYS=16 for the
-# set-associative model.
-L2WAYS=${L2WAYS:-0}
 
 # det_workloads PART: the guest's workload list for one boot (names; a
 # workload the lists here do not know goes to the disk boot), or "none"
@@ -239,7 +271,7 @@ det_boot() {
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
 	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
-		$disk --icount --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,l2ways=$L2WAYS,out=$OUT/$tag.phases" \
+		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
 		failed=$(failed_workloads "$LOGS/$f-bench-$tag.out")
 		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"

@@ -13,7 +13,11 @@
 #                     no RDRAND/RDSEED (the kernel's RNG seeds from them), no
 #                     address-space randomisation (norandmaps nokaslr), a
 #                     fixed RTC start and boot-loader seed (-rtc, -seed)
-#   --plugin SO,ARGS  load a TCG plugin
+#   --cpu MODEL       QEMU CPU model (default max); its CPUID decides the
+#                     cache sizes the guest kernel sees
+#   --plugin SO,ARGS  load a TCG plugin (repeatable: each is loaded; what
+#                     they print with qemu_plugin_outs() goes to
+#                     build/logs/<flavour>-<job>[-NAME].plugin)
 #   --allow REGEX     console lines matching REGEX are expected, not failures
 #   --extra-initrd F  append another cpio archive to the guest image
 #   --expect-panic    succeed only if the kernel panics (runner self-test);
@@ -31,10 +35,10 @@
 step boot
 
 mem=512 smp=2 timeout=300 append='' tag='' icount='' plugin='' allow='' expect_panic=''
-interactive='' disk=1 quiet='' extra_initrd=''
+interactive='' disk=1 quiet='' extra_initrd='' cpu=max plugins=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--mem | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd)
+	--mem | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd | --cpu)
 		[ $# -ge 2 ] || fail "option $1 needs a value -- see the usage at the top of scripts/run-guest.sh" ;;
 	esac
 	case $1 in
@@ -44,7 +48,8 @@ while [ $# -gt 0 ]; do
 	--append) append="$append $2"; shift ;;
 	--tag) tag=-$2; shift ;;
 	--icount) icount=1 ;;
-	--plugin) plugin=$2; shift ;;
+	--plugin) plugins+=("$2"); plugin=1; shift ;;
+	--cpu) cpu=$2; shift ;;
 	--allow) allow="${allow:+$allow|}$2"; shift ;;
 	--extra-initrd) extra_initrd="$extra_initrd $2"; shift ;;
 	--expect-panic) expect_panic=1 ;;
@@ -100,8 +105,7 @@ fi
 accel=tcg
 # the cachesim plugin has no locking: one TCG thread (as -icount has anyway)
 [ -n "$plugin" ] && accel=tcg,thread=single
-cpu=max
-[ -n "$icount" ] && cpu=max,-rdrand,-rdseed
+[ -n "$icount" ] && cpu=$cpu,-rdrand,-rdseed
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
@@ -113,7 +117,10 @@ qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 # shellcheck disable=SC2054 # QEMU's option values have commas
 [ -n "$icount" ] && qemu+=(-icount "${HOTCOLD_ICOUNT:-shift=0,sleep=off,align=off}"
 	-rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
-[ -n "$plugin" ] && qemu+=(-plugin "$plugin")
+for p in "${plugins[@]}"; do
+	qemu+=(-plugin "$p")
+done
+[ -n "$plugin" ] && qemu+=(-d plugin -D "$LOGS/$flavour-$job$tag.plugin")
 
 if [ -n "$interactive" ]; then
 	exec "${qemu[@]}" -serial mon:stdio

@@ -8,9 +8,21 @@
  * indexed and tagged by physical address; or, with ways = 0, fully
  * associative LRU (a hash of lines on a recency list), which counts
  * capacity misses only: no conflict misses that depend on where in
- * physical memory a boot happened to place each page.  A hierarchy is one private L1D
- * per vCPU in front of one L2 shared by all vCPUs; an L1 miss looks up the
- * L2, and both are filled on a miss (non-inclusive, no back-invalidation).
+ * physical memory a boot happened to place each page.
+ *
+ * A hierarchy (struct hier) is, for one vCPU, the caches an access goes
+ * through in order: two levels (a private L1D, then an L2 shared by all
+ * vCPUs: the Core 2 layout of the v1 results) or three (private L1D,
+ * private L2, then an L3 shared by all vCPUs: a current x86 core).  A
+ * miss at one level looks up the next, and every level is filled on the
+ * way back (non-inclusive, no back-invalidation, no coherence: a store by
+ * one vCPU leaves another's private copy in place).
+ *
+ * Accesses are counted by kind: a load, a store, or a store by a rep
+ * string instruction (rep stos/movs: clear_page(), copy_page()).  Such
+ * stores write whole lines, and hardware can allocate those lines without
+ * reading them first; the model fills them like any store, and the report
+ * prices their misses both ways (with and without the fill).
  */
 #ifndef HOTCOLD_CACHE_H
 #define HOTCOLD_CACHE_H
@@ -39,12 +51,34 @@ struct cache {
 	uint32_t nr_lines, nr_buckets, used, head, tail;
 };
 
-/* counters of one kind of access (kernel or user code) */
+/* kinds of access */
+enum { ACC_LOAD, ACC_STORE, ACC_STRING, NR_ACC };
+
+#define MAX_LEVELS 3
+
+/* counters of one kind of code (kernel or user) */
 struct cache_stats {
-	uint64_t accesses;	/* L1D accesses (lines touched) */
-	uint64_t l1_misses;	/* = L2 accesses */
-	uint64_t l2_misses;
+	uint64_t accesses[NR_ACC];		/* L1D accesses (lines touched) */
+	uint64_t misses[MAX_LEVELS][NR_ACC];	/* misses at L1, L2, L3 */
 };
+
+/* the caches one vCPU's accesses go through, nearest first */
+struct hier {
+	struct cache *level[MAX_LEVELS];
+	unsigned int levels;			/* 2 or 3 */
+	/*
+	 * 0: a rep string store that misses L1 allocates the line there
+	 * without reading it (the full-line "fast string" protocol): no
+	 * lookup, no fill and no miss below L1.  1: it is filled like any
+	 * store (a read for ownership through every level).
+	 */
+	int string_fill;
+};
+
+static inline uint64_t stat_sum(const uint64_t *by_kind)
+{
+	return by_kind[ACC_LOAD] + by_kind[ACC_STORE] + by_kind[ACC_STRING];
+}
 
 static inline int is_pow2(uint64_t x)
 {
@@ -240,27 +274,81 @@ static inline void cache_invalidate(struct cache *c, uint64_t addr)
 	}
 }
 
-/* one line through L1 then L2 */
-static inline void hier_access_line(struct cache *l1, struct cache *l2,
-				    uint64_t addr, struct cache_stats *st)
+/* one line through the levels: counts the access and a miss per level */
+static inline void hier_access_line(const struct hier *h, uint64_t addr, int kind,
+				    struct cache_stats *st)
 {
-	st->accesses++;
-	if (cache_access(l1, addr))
-		return;
-	st->l1_misses++;
-	if (!cache_access(l2, addr))
-		st->l2_misses++;
+	unsigned int i;
+
+	st->accesses[kind]++;
+	for (i = 0; i < h->levels; i++) {
+		if (cache_access(h->level[i], addr))
+			return;
+		st->misses[i][kind]++;
+		if (kind == ACC_STRING && !h->string_fill)
+			return;
+	}
 }
 
 /* an access of size bytes at addr: one line, or two if it crosses one */
-static inline void hier_access(struct cache *l1, struct cache *l2, uint64_t addr,
-			       unsigned int size, struct cache_stats *st)
+static inline void hier_access(const struct hier *h, uint64_t addr, unsigned int size,
+			       int kind, struct cache_stats *st)
 {
 	uint64_t last = addr + size - 1;
+	unsigned int shift = h->level[0]->line_shift;
 
-	hier_access_line(l1, l2, addr, st);
-	if ((last >> l1->line_shift) != (addr >> l1->line_shift))
-		hier_access_line(l1, l2, last, st);
+	hier_access_line(h, addr, kind, st);
+	if ((last >> shift) != (addr >> shift))
+		hier_access_line(h, last, kind, st);
+}
+
+/* drop the line holding addr from every level of h (a device wrote it) */
+static inline void hier_invalidate(const struct hier *h, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->levels; i++)
+		cache_invalidate(h->level[i], addr);
+}
+
+/*
+ * The opcode of a rep-prefixed string instruction (movs a4/a5, cmps
+ * a6/a7, stos aa/ab, lods ac/ad, scas ae/af), or -1: legacy prefixes (66,
+ * 67, f2, f3, segment overrides) and one REX prefix may come before the
+ * opcode; f2 or f3 must be among them.
+ */
+static inline int rep_string_opcode(const uint8_t *insn, size_t len)
+{
+	int rep = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint8_t b = insn[i];
+
+		if (b == 0xf3 || b == 0xf2)
+			rep = 1;
+		else if (b == 0x66 || b == 0x67 || b == 0x2e || b == 0x36 ||
+			 b == 0x3e || b == 0x26 || b == 0x64 || b == 0x65)
+			continue;
+		else if ((b & 0xf0) == 0x40 && i + 1 < len)
+			continue;	/* REX */
+		else
+			return rep && b >= 0xa4 && b <= 0xaf ? b : -1;
+	}
+	return -1;
+}
+
+static inline int is_rep_string(const uint8_t *insn, size_t len)
+{
+	return rep_string_opcode(insn, len) >= 0;
+}
+
+/* Is this instruction a rep-prefixed string store (rep stos, rep movs)? */
+static inline int is_rep_string_store(const uint8_t *insn, size_t len)
+{
+	int op = rep_string_opcode(insn, len);
+
+	return op == 0xaa || op == 0xab || op == 0xa4 || op == 0xa5;
 }
 
 /*

@@ -3,30 +3,51 @@
  * cachesim: a QEMU TCG plugin that counts guest instructions and simulated
  * data-cache misses inside phases the guest opens and closes.
  *
- * Every data access of every vCPU goes through the model of cache.h: a
- * private L1D per vCPU and an L2 shared by all, keyed by guest physical
- * address, so that the kernel zeroing a page and the user then touching it
- * hit the same lines.  The model runs from boot, so that the caches hold
+ * Every data access of every vCPU goes through the model of cache.h,
+ * keyed by guest physical address, so that the kernel zeroing a page and
+ * the user then touching it hit the same lines: a private L1D per vCPU and
+ * an L2 shared by all (l3size=0, the v1 layout), or a private L1D and L2
+ * per vCPU and an L3 shared by all.  The model runs from boot, so that the caches hold
  * what the guest really touched before a phase opens; only the counters
  * are per phase.  Accesses and instructions are split by the privilege of
  * the code that makes them (kernel text is in the upper half of the
  * address space; a kernel copy to user memory counts as kernel).
  *
  * Phases: guest/src/benchutil.h's hc_phase_begin()/hc_phase_end(); device
- * writes: hc_dma_done() (see cache.h for the markers).  At each phase end the plugin appends one line
- * per vCPU to the output file:
- *   phase=N vcpu=V insn_k=.. insn_u=.. acc_k=.. l1m_k=.. l2m_k=.. acc_u=.. l1m_u=.. l2m_u=..
- * Phases are numbered from 1 in the order they close.
+ * writes: hc_dma_done() (see cache.h for the markers).  At each phase end
+ * the plugin appends one line per vCPU to the output file:
+ *   phase=N vcpu=V insn_k=.. insn_u=.. acc_k=.. l1m_k=.. l2m_k=.. l3m_k=..
+ *     acc_u=.. l1m_u=.. l2m_u=.. l3m_u=.. (all kinds of access)
+ *     sacc_k=.. sl1m_k=.. sl2m_k=.. sl3m_k=.. (of those, stores; _u too)
+ *     xacc_k=.. xl1m_k=.. xl2m_k=.. xl3m_k=.. (rep string stores; _u too)
+ *     rep_k=.. repx_k=.. rep_u=.. repx_u=.. (rep string instructions:
+ *     iterations, each counted in insn_*, and instructions executed)
+ *     dma=.. dma_lost=..
+ * (loads are the rest; with two levels l3m is 0).  dma counts the DMA
+ * markers applied, dma_lost the markers whose access never came (a
+ * second marker on the vCPU came first).  A marker still pending when a
+ * phase ends stays pending: a reader running beside the measured task
+ * loads its page just after.  Phases are numbered
+ * from 1 in the order they close.
  *
  * Arguments (-plugin cachesim.so,ARG=VALUE,...):
  *   out=PATH       where the phase lines go (required)
+ *   phases=on|off  off: one phase, the whole run, from the plugin's start
+ *                  to QEMU's exit (the cross-check against QEMU's own
+ *                  contrib/plugins/cache.c, which has no phases)
  *   sim=on|off     simulate the caches (off: instruction counts only)
  *   profile=on|off also write PATH.profile: "phase block-address
  *                  instructions L2-misses L1D-misses" for every translated
  *                  block run in a phase
  *                  (bench/profile.py maps them to functions and compares)
  *   l1size=49152 l1ways=12 l2size=2097152 l2ways=16 line=64
- *                  (ways=0: fully associative LRU, capacity misses only)
+ *   l3size=0 l3ways=16
+ *                  (ways=0: fully associative LRU, capacity misses only;
+ *                  l3size=0: two levels, the L2 shared; else three, the
+ *                  L2 private and the L3 shared)
+ *   strfill=on|off a rep string store that misses L1 is filled through
+ *                  every level (on) or allocated in L1 without a read
+ *                  (off: the full-line fast-string protocol)
  *
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.
@@ -45,9 +66,21 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 enum { USER, KERNEL };
 
 struct vcpu {
-	struct cache l1;
-	int dma_pending;	/* the next access names a page a device wrote */
+	struct cache l1, l2;	/* l2: private, with three levels */
+	struct hier h;
+	int dma_pending;	/* the next hc_dma_done() load names a page a device wrote */
+	uint64_t dma, dma_lost;
 	uint64_t insns[2];
+	/*
+	 * rep string instructions: TCG runs one iteration per execution of
+	 * the block that ends with it, so insns[] counts every iteration as
+	 * an instruction (4096 for one clear_page() by rep stosb).  rep_iters
+	 * counts those iterations, rep_execs the instructions: a new one
+	 * starts unless the previous block this vCPU ran was the same rep's
+	 * last iteration.
+	 */
+	uint64_t rep_iters[2], rep_execs[2];
+	uint64_t tb_seq, rep_seq, rep_pc;
 	struct cache_stats st[2];
 };
 
@@ -68,9 +101,41 @@ static FILE *prof;
 
 static struct vcpu *vcpus;
 static int nr_vcpus;
-static struct cache l2;
+static struct cache shared;	/* the L2 (two levels) or the L3 */
 static int simulate = 1;
+
+/*
+ * The addresses of the instructions that follow a DMA marker (the load of
+ * hc_dma_done()): only their accesses apply a pending marker, so that the
+ * accesses of a page fault the load takes first do not consume it.
+ */
+static uint64_t *dma_pcs;
+static size_t nr_dma_pcs, max_dma_pcs;
+
+static int is_dma_pc(uint64_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < nr_dma_pcs; i++)
+		if (dma_pcs[i] == pc)
+			return 1;
+	return 0;
+}
+
+static void add_dma_pc(uint64_t pc)
+{
+	if (is_dma_pc(pc))
+		return;
+	if (nr_dma_pcs == max_dma_pcs) {
+		max_dma_pcs = max_dma_pcs ? 2 * max_dma_pcs : 64;
+		dma_pcs = realloc(dma_pcs, max_dma_pcs * sizeof(*dma_pcs));
+		if (!dma_pcs)
+			abort();
+	}
+	dma_pcs[nr_dma_pcs++] = pc;
+}
 static int in_phase;
+static int whole_run;		/* phases=off */
 static unsigned long phases;
 static FILE *out;
 
@@ -83,10 +148,31 @@ static void tb_exec(unsigned int vcpu, void *udata)
 {
 	struct tb_info *tb = udata;
 
+	if (vcpu < (unsigned int)nr_vcpus)
+		vcpus[vcpu].tb_seq++;
 	if (in_phase && vcpu < (unsigned int)nr_vcpus) {
 		vcpus[vcpu].insns[tb->mode] += tb->n;
 		tb->execs++;
 	}
+}
+
+/* a rep string instruction ran one iteration (udata: its address) */
+static void rep_exec(unsigned int vcpu, void *udata)
+{
+	uint64_t pc = (uintptr_t)udata;
+	int mode = is_kernel(pc) ? KERNEL : USER;
+	struct vcpu *v;
+
+	if (vcpu >= (unsigned int)nr_vcpus)
+		return;
+	v = &vcpus[vcpu];
+	if (in_phase) {
+		v->rep_iters[mode]++;
+		if (v->rep_pc != pc || v->rep_seq + 1 != v->tb_seq)
+			v->rep_execs[mode]++;
+	}
+	v->rep_pc = pc;
+	v->rep_seq = v->tb_seq;
 }
 
 static int cmp_vaddr(const void *a, const void *b)
@@ -123,39 +209,57 @@ static void profile_dump(unsigned long phase)
 	fflush(prof);
 }
 
-static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
-		       uint64_t vaddr, void *udata)
+static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+			 struct tb_info *tb, int string, int dma)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
-	struct tb_info *tb = udata;
 	struct cache_stats scratch = { 0 }, *st;
 	uint64_t l1m, l2m;
 	struct vcpu *v;
+	int kind;
 
 	if (!hw || qemu_plugin_hwaddr_is_io(hw) || vcpu >= (unsigned int)nr_vcpus)
 		return;
 	v = &vcpus[vcpu];
-	if (v->dma_pending) {
+	if (dma && v->dma_pending) {
 		uint64_t page = qemu_plugin_hwaddr_phys_addr(hw) & ~4095ull, off;
 		int i;
 
 		v->dma_pending = 0;
-		for (off = 0; off < 4096; off += 1u << l2.line_shift) {
+		v->dma++;
+		for (off = 0; off < 4096; off += 1u << shared.line_shift)
 			for (i = 0; i < nr_vcpus; i++)
-				cache_invalidate(&vcpus[i].l1, page + off);
-			cache_invalidate(&l2, page + off);
-		}
+				hier_invalidate(&vcpus[i].h, page + off);
 		return;
 	}
+	kind = !qemu_plugin_mem_is_store(info) ? ACC_LOAD : string ? ACC_STRING : ACC_STORE;
 	st = in_phase ? &v->st[tb->mode] : &scratch;
-	l1m = st->l1_misses;
-	l2m = st->l2_misses;
-	hier_access(&v->l1, &l2, qemu_plugin_hwaddr_phys_addr(hw),
-		    1u << qemu_plugin_mem_size_shift(info), st);
+	l1m = stat_sum(st->misses[0]);
+	l2m = stat_sum(st->misses[1]);
+	hier_access(&v->h, qemu_plugin_hwaddr_phys_addr(hw),
+		    1u << qemu_plugin_mem_size_shift(info), kind, st);
 	if (in_phase) {
-		tb->l2_misses += st->l2_misses - l2m;
-		tb->l1_misses += st->l1_misses - l1m;
+		tb->l2_misses += stat_sum(st->misses[1]) - l2m;
+		tb->l1_misses += stat_sum(st->misses[0]) - l1m;
 	}
+}
+
+static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	count_access(vcpu, info, vaddr, udata, 0, 0);
+}
+
+static void mem_access_string(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			      uint64_t vaddr, void *udata)
+{
+	count_access(vcpu, info, vaddr, udata, 1, 0);
+}
+
+static void mem_access_dma(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			   uint64_t vaddr, void *udata)
+{
+	count_access(vcpu, info, vaddr, udata, 0, 1);
 }
 
 static void phase_begin(void)
@@ -165,6 +269,9 @@ static void phase_begin(void)
 	for (i = 0; i < nr_vcpus; i++) {
 		memset(vcpus[i].insns, 0, sizeof(vcpus[i].insns));
 		memset(vcpus[i].st, 0, sizeof(vcpus[i].st));
+		vcpus[i].dma = vcpus[i].dma_lost = 0;
+		memset(vcpus[i].rep_iters, 0, sizeof(vcpus[i].rep_iters));
+		memset(vcpus[i].rep_execs, 0, sizeof(vcpus[i].rep_execs));
 	}
 	in_phase = 1;
 }
@@ -181,20 +288,45 @@ static void phase_end(void)
 		profile_dump(phases);
 	for (i = 0; i < nr_vcpus; i++) {
 		struct vcpu *v = &vcpus[i];
+		int m;
 
-		fprintf(out, "phase=%lu vcpu=%d insn_k=%" PRIu64 " insn_u=%" PRIu64
-			" acc_k=%" PRIu64 " l1m_k=%" PRIu64 " l2m_k=%" PRIu64
-			" acc_u=%" PRIu64 " l1m_u=%" PRIu64 " l2m_u=%" PRIu64 "\n",
-			phases, i, v->insns[KERNEL], v->insns[USER],
-			v->st[KERNEL].accesses, v->st[KERNEL].l1_misses,
-			v->st[KERNEL].l2_misses, v->st[USER].accesses,
-			v->st[USER].l1_misses, v->st[USER].l2_misses);
+		fprintf(out, "phase=%lu vcpu=%d insn_k=%" PRIu64 " insn_u=%" PRIu64,
+			phases, i, v->insns[KERNEL], v->insns[USER]);
+		for (m = KERNEL; m >= USER; m--) {
+			const struct cache_stats *st = &v->st[m];
+			char c = m == KERNEL ? 'k' : 'u';
+
+			fprintf(out, " acc_%c=%" PRIu64 " l1m_%c=%" PRIu64 " l2m_%c=%" PRIu64
+				" l3m_%c=%" PRIu64, c, stat_sum(st->accesses),
+				c, stat_sum(st->misses[0]), c, stat_sum(st->misses[1]),
+				c, stat_sum(st->misses[2]));
+		}
+		for (m = KERNEL; m >= USER; m--) {
+			const struct cache_stats *st = &v->st[m];
+			char c = m == KERNEL ? 'k' : 'u';
+			int kind;
+
+			for (kind = ACC_STORE; kind <= ACC_STRING; kind++) {
+				char x = kind == ACC_STORE ? 's' : 'x';
+
+				fprintf(out, " %cacc_%c=%" PRIu64 " %cl1m_%c=%" PRIu64
+					" %cl2m_%c=%" PRIu64 " %cl3m_%c=%" PRIu64,
+					x, c, st->accesses[kind], x, c, st->misses[0][kind],
+					x, c, st->misses[1][kind], x, c, st->misses[2][kind]);
+			}
+		}
+		fprintf(out, " rep_k=%" PRIu64 " repx_k=%" PRIu64 " rep_u=%" PRIu64
+			" repx_u=%" PRIu64, v->rep_iters[KERNEL], v->rep_execs[KERNEL],
+			v->rep_iters[USER], v->rep_execs[USER]);
+		fprintf(out, " dma=%" PRIu64 " dma_lost=%" PRIu64 "\n", v->dma, v->dma_lost);
 	}
 	fflush(out);
 }
 
 static void marker_exec(unsigned int vcpu, void *udata)
 {
+	if (whole_run && (uintptr_t)udata != DMA_MAGIC)
+		return;
 	switch ((uintptr_t)udata) {
 	case PHASE_MAGIC_BEGIN:
 		phase_begin();
@@ -203,8 +335,12 @@ static void marker_exec(unsigned int vcpu, void *udata)
 		phase_end();
 		break;
 	case DMA_MAGIC:
-		if (simulate && vcpu < (unsigned int)nr_vcpus)
+		if (simulate && vcpu < (unsigned int)nr_vcpus) {
+			/* the previous marker's load never came */
+			if (vcpus[vcpu].dma_pending)
+				vcpus[vcpu].dma_lost++;
 			vcpus[vcpu].dma_pending = 1;
+		}
 		break;
 	}
 }
@@ -233,13 +369,25 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint32_t m = phase_marker(qemu_plugin_insn_data(insn),
 					  qemu_plugin_insn_size(insn));
 
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		qemu_plugin_vcpu_mem_cb_t cb = mem_access;
+
 		if (m)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
 							       QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)m);
+		if (m == DMA_MAGIC)
+			add_dma_pc(pc + qemu_plugin_insn_size(insn));
+		if (is_dma_pc(pc))
+			cb = mem_access_dma;
+		else if (is_rep_string_store(qemu_plugin_insn_data(insn),
+					     qemu_plugin_insn_size(insn)))
+			cb = mem_access_string;
+		if (is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)pc);
 		if (simulate)
-			qemu_plugin_register_vcpu_mem_cb(insn, mem_access,
-							 QEMU_PLUGIN_CB_NO_REGS,
+			qemu_plugin_register_vcpu_mem_cb(insn, cb, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, info);
 	}
 }
@@ -256,10 +404,13 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	for (i = 0; i < (int)nr_tbs; i++)
 		free(tbs[i]);
 	free(tbs);
-	for (i = 0; i < nr_vcpus; i++)
+	for (i = 0; i < nr_vcpus; i++) {
 		cache_free(&vcpus[i].l1);
-	cache_free(&l2);
+		cache_free(&vcpus[i].l2);
+	}
+	cache_free(&shared);
 	free(vcpus);
+	free(dma_pcs);
 }
 
 static int fail(const char *what, const char *why)
@@ -271,8 +422,9 @@ static int fail(const char *what, const char *why)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	uint64_t l1size = 48 * 1024, l2size = 2 * 1024 * 1024;
-	unsigned int l1ways = 12, l2ways = 16, line = 64;
+	uint64_t l1size = 48 * 1024, l2size = 2 * 1024 * 1024, l3size = 0;
+	unsigned int l1ways = 12, l2ways = 16, l3ways = 16, line = 64;
+	int string_fill = 1;
 	const char *path = NULL, *err;
 	bool b;
 	int i;
@@ -291,13 +443,18 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			path = v;
 			continue;
 		}
-		if (!strcmp(k, "sim") || !strcmp(k, "profile")) {
+		if (!strcmp(k, "sim") || !strcmp(k, "profile") || !strcmp(k, "strfill") ||
+		    !strcmp(k, "phases")) {
 			if (!qemu_plugin_bool_parse(k, v, &b))
 				return fail(k, "expected on or off");
-			if (k[0] == 's')
+			if (!strcmp(k, "sim"))
 				simulate = b;
-			else
+			else if (!strcmp(k, "profile"))
 				profile = b;
+			else if (!strcmp(k, "phases"))
+				whole_run = !b;
+			else
+				string_fill = b;
 			continue;
 		}
 		x = strtoull(v, &end, 0);
@@ -311,10 +468,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			l2size = x;
 		else if (!strcmp(k, "l2ways"))
 			l2ways = x;
+		else if (!strcmp(k, "l3size"))
+			l3size = x;
+		else if (!strcmp(k, "l3ways"))
+			l3ways = x;
 		else if (!strcmp(k, "line"))
 			line = x;
 		else
-			return fail(k, "unknown argument (out sim l1size l1ways l2size l2ways line)");
+			return fail(k, "unknown argument (out sim profile strfill l1size l1ways "
+				    "l2size l2ways l3size l3ways line)");
 	}
 	if (!path)
 		return fail("out", "missing: where to write the phase counts");
@@ -336,19 +498,38 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (!vcpus)
 		return fail("vcpus", "out of memory");
 	if (simulate) {
-		err = cache_init(&l2, l2size, l2ways, line);
+		err = l3size ? cache_init(&shared, l3size, l3ways, line) :
+			       cache_init(&shared, l2size, l2ways, line);
 		if (err)
-			return fail("l2", err);
+			return fail(l3size ? "l3" : "l2", err);
 		for (i = 0; i < nr_vcpus; i++) {
-			err = cache_init(&vcpus[i].l1, l1size, l1ways, line);
+			struct vcpu *v = &vcpus[i];
+
+			err = cache_init(&v->l1, l1size, l1ways, line);
 			if (err)
 				return fail("l1", err);
+			v->h.level[0] = &v->l1;
+			v->h.string_fill = string_fill;
+			if (!l3size) {
+				v->h.level[1] = &shared;
+				v->h.levels = 2;
+				continue;
+			}
+			err = cache_init(&v->l2, l2size, l2ways, line);
+			if (err)
+				return fail("l2", err);
+			v->h.level[1] = &v->l2;
+			v->h.level[2] = &shared;
+			v->h.levels = 3;
 		}
 	}
-	fprintf(out, "config sim=%d l1size=%" PRIu64 " l1ways=%u l2size=%" PRIu64
-		" l2ways=%u line=%u vcpus=%d\n", simulate, l1size, l1ways, l2size,
-		l2ways, line, nr_vcpus);
+	fprintf(out, "config sim=%d phases=%d levels=%d l1size=%" PRIu64 " l1ways=%u l2size=%" PRIu64
+		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d\n",
+		simulate, !whole_run, l3size ? 3 : 2, l1size, l1ways, l2size, l2ways, l3size,
+		l3size ? l3ways : 0, line, string_fill, nr_vcpus);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	if (whole_run)
+		phase_begin();
 	return 0;
 }

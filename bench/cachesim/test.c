@@ -34,14 +34,143 @@ static void setup(struct cache *l1, struct cache *l2)
 	}
 }
 
-static void walk(struct cache *l1, struct cache *l2, uint64_t base, uint64_t bytes,
-		 uint64_t stride, int passes, struct cache_stats *st)
+static void walk_kind(const struct hier *h, uint64_t base, uint64_t bytes, uint64_t stride,
+		      int passes, int kind, struct cache_stats *st)
 {
 	uint64_t off;
 
 	while (passes--)
 		for (off = 0; off < bytes; off += stride)
-			hier_access(l1, l2, base + off, 8, st);
+			hier_access(h, base + off, 8, kind, st);
+}
+
+/* the v1 cases: loads through the two-level hierarchy */
+static void walk(struct cache *l1, struct cache *l2, uint64_t base, uint64_t bytes,
+		 uint64_t stride, int passes, struct cache_stats *st)
+{
+	struct hier h = { .level = { l1, l2 }, .levels = 2, .string_fill = 1 };
+
+	walk_kind(&h, base, bytes, stride, passes, ACC_LOAD, st);
+}
+
+static void load(struct cache *l1, struct cache *l2, uint64_t addr, struct cache_stats *st)
+{
+	struct hier h = { .level = { l1, l2 }, .levels = 2, .string_fill = 1 };
+
+	hier_access(&h, addr, 8, ACC_LOAD, st);
+}
+
+#define L1M(st) stat_sum((st).misses[0])
+#define L2M(st) stat_sum((st).misses[1])
+#define L3M(st) stat_sum((st).misses[2])
+#define ACC(st) stat_sum((st).accesses)
+
+/* a Zen 3 core: 32 KB 8-way L1D, 512 KB 8-way L2, 32 MB 16-way L3 */
+#define Z_L1 (32 * 1024)
+#define Z_L2 (512 * 1024)
+#define Z_L3 (32 * 1024 * 1024)
+
+static void three_level_cases(void)
+{
+	struct cache l1[2], l2[2], l3;
+	struct hier h[2];
+	struct cache_stats st;
+	uint8_t stosq[] = { 0xf3, 0x48, 0xab }, stosb[] = { 0xf3, 0xaa },
+		movsq[] = { 0xf3, 0x48, 0xa5 }, fs_stosb[] = { 0x64, 0xf3, 0xaa },
+		plain_stos[] = { 0x48, 0xab }, popcnt[] = { 0xf3, 0x48, 0x0f, 0xb8, 0xc0 },
+		rep_ret[] = { 0xf3, 0xc3 }, lodsb[] = { 0xf3, 0xac };
+	int i;
+
+	if (cache_init(&l3, Z_L3, 16, LINE)) {
+		printf("Bail out! cache_init L3 failed\n");
+		exit(1);
+	}
+	for (i = 0; i < 2; i++) {
+		if (cache_init(&l1[i], Z_L1, 8, LINE) || cache_init(&l2[i], Z_L2, 8, LINE)) {
+			printf("Bail out! cache_init failed\n");
+			exit(1);
+		}
+		h[i] = (struct hier){ .level = { &l1[i], &l2[i], &l3 }, .levels = 3,
+				      .string_fill = 1 };
+	}
+	check("32 MB 16-way 64 B: 32768 sets", l3.sets, 32768);
+
+	/* 256 KB: past L1, within the private L2 */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0x1000000, 256 * 1024, LINE, 2, ACC_LOAD, &st);
+	check("3 levels: 256 KB walked twice: L1 misses (both passes)", L1M(st), 2 * 4096);
+	check("3 levels: 256 KB walked twice: L2 misses (first pass only)", L2M(st), 4096);
+	check("3 levels: 256 KB walked twice: L3 misses (first pass only)", L3M(st), 4096);
+	check("3 levels: loads are counted as loads", st.misses[0][ACC_LOAD], 2 * 4096);
+
+	/* the other vCPU reads it: its private L2 is cold, the shared L3 is not */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[1], 0x1000000, 256 * 1024, LINE, 1, ACC_LOAD, &st);
+	check("3 levels: another vCPU's read: misses its private L2", L2M(st), 4096);
+	check("3 levels: another vCPU's read: hits the shared L3", L3M(st), 0);
+
+	/* 2 MB: past the L2, within the L3 */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0x4000000, 2 * 1024 * 1024, LINE, 2, ACC_LOAD, &st);
+	check("3 levels: 2 MB walked twice: L2 misses (both passes)", L2M(st), 2 * 32768);
+	check("3 levels: 2 MB walked twice: L3 misses (first pass only)", L3M(st), 32768);
+
+	/* stores and string stores are counted apart from loads */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0x8000000, 4096, 8, 1, ACC_STORE, &st);
+	check("3 levels: a page stored 8 bytes at a time: store accesses",
+	      st.accesses[ACC_STORE], 512);
+	check("3 levels: ... store misses at L1, L2, L3",
+	      st.misses[0][ACC_STORE] + st.misses[1][ACC_STORE] + st.misses[2][ACC_STORE], 3 * 64);
+	check("3 levels: ... no load counted", stat_sum(st.misses[0]) - st.misses[0][ACC_STORE], 0);
+
+	/* the full-line store switch: with a fill, a string store misses every
+	 * level; without, only L1, and the lower levels are not even looked up */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0x9000000, 4096, 8, 1, ACC_STRING, &st);
+	check("string stores, filled: misses at L1, L2, L3",
+	      st.misses[0][ACC_STRING] * 100 + st.misses[1][ACC_STRING] * 10000 +
+	      st.misses[2][ACC_STRING] * 1000000, 64 * 100 + 64 * 10000 + 64 * 1000000);
+	h[0].string_fill = 0;
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0xa000000, 4096, 8, 1, ACC_STRING, &st);
+	check("string stores, full-line (no fill): L1 misses", st.misses[0][ACC_STRING], 64);
+	check("string stores, full-line (no fill): no L2 or L3 miss",
+	      st.misses[1][ACC_STRING] + st.misses[2][ACC_STRING], 0);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[1], 0xa000000, 4096, LINE, 1, ACC_LOAD, &st);
+	check("string stores, full-line (no fill): the L3 was not filled either", L3M(st), 64);
+	h[0].string_fill = 1;
+
+	/* a device write drops the page from every level of one hierarchy */
+	for (uint64_t off = 0; off < 4096; off += LINE) {
+		hier_invalidate(&h[1], 0x1000000 + off);
+		hier_invalidate(&h[0], 0x1000000 + off);
+	}
+	memset(&st, 0, sizeof(st));
+	walk_kind(&h[0], 0x1000000, 4096, LINE, 1, ACC_LOAD, &st);
+	check("3 levels: invalidated page misses L1, L2 and L3 again", L1M(st) + L2M(st) + L3M(st),
+	      3 * 64);
+
+	/* which instructions are rep string stores */
+	check("rep stosq is a string store", is_rep_string_store(stosq, sizeof(stosq)), 1);
+	check("rep stosb is a string store", is_rep_string_store(stosb, sizeof(stosb)), 1);
+	check("rep movsq is a string store", is_rep_string_store(movsq, sizeof(movsq)), 1);
+	check("fs: rep stosb is a string store", is_rep_string_store(fs_stosb, sizeof(fs_stosb)), 1);
+	check("stosq without rep is not", is_rep_string_store(plain_stos, sizeof(plain_stos)), 0);
+	check("popcnt (f3 prefix) is not", is_rep_string_store(popcnt, sizeof(popcnt)), 0);
+	check("rep ret is not", is_rep_string_store(rep_ret, sizeof(rep_ret)), 0);
+	check("rep lodsb is not (a load)", is_rep_string_store(lodsb, sizeof(lodsb)), 0);
+	check("rep lodsb is a rep string instruction", is_rep_string(lodsb, sizeof(lodsb)), 1);
+	check("rep stosq is a rep string instruction", is_rep_string(stosq, sizeof(stosq)), 1);
+	check("popcnt is no rep string instruction", is_rep_string(popcnt, sizeof(popcnt)), 0);
+	check("rep ret is no rep string instruction", is_rep_string(rep_ret, sizeof(rep_ret)), 0);
+
+	for (i = 0; i < 2; i++) {
+		cache_free(&l1[i]);
+		cache_free(&l2[i]);
+	}
+	cache_free(&l3);
 }
 
 int main(void)
@@ -56,9 +185,9 @@ int main(void)
 	setup(&l1, &l2);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x100000, 2 * L1SIZE, LINE, 2, &st);
-	check("stride walk over 2x L1, 2 passes: L1 misses", st.l1_misses, 2 * 2 * L1SIZE / LINE);
+	check("stride walk over 2x L1, 2 passes: L1 misses", L1M(st), 2 * 2 * L1SIZE / LINE);
 	check("stride walk over 2x L1, 2 passes: L2 misses (first pass only)",
-	      st.l2_misses, 2 * L1SIZE / LINE);
+	      L2M(st), 2 * L1SIZE / LINE);
 
 	/* half the L1 fits: the second pass hits */
 	cache_free(&l1);
@@ -66,13 +195,13 @@ int main(void)
 	setup(&l1, &l2);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x200000, L1SIZE / 2, LINE, 3, &st);
-	check("walk over L1/2, 3 passes: L1 misses (first pass only)", st.l1_misses, L1SIZE / 2 / LINE);
-	check("walk over L1/2, 3 passes: accesses", st.accesses, 3 * L1SIZE / 2 / LINE);
+	check("walk over L1/2, 3 passes: L1 misses (first pass only)", L1M(st), L1SIZE / 2 / LINE);
+	check("walk over L1/2, 3 passes: accesses", ACC(st), 3 * L1SIZE / 2 / LINE);
 
 	/* every word of a line: one miss per line */
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x400000, 4096, 8, 1, &st);
-	check("4 KB page written 8 bytes at a time: L1 misses", st.l1_misses, 4096 / LINE);
+	check("4 KB page written 8 bytes at a time: L1 misses", L1M(st), 4096 / LINE);
 
 	/* 13 lines of one L1 set (stride = sets * line) cycled: 12 ways thrash */
 	cache_free(&l1);
@@ -80,9 +209,9 @@ int main(void)
 	setup(&l1, &l2);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0, 13 * 64 * LINE, 64 * LINE, 2, &st);
-	check("13 lines in one 12-way L1 set, 2 passes: L1 misses", st.l1_misses, 26);
+	check("13 lines in one 12-way L1 set, 2 passes: L1 misses", L1M(st), 26);
 	check("13 lines in one 12-way L1 set, 2 passes: L2 misses (16-way holds them)",
-	      st.l2_misses, 13);
+	      L2M(st), 13);
 
 	/* LRU, not FIFO: re-touching the oldest line protects it */
 	cache_free(&l1);
@@ -90,17 +219,17 @@ int main(void)
 	setup(&l1, &l2);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0, 12 * 64 * LINE, 64 * LINE, 1, &st);	/* fill set 0 */
-	hier_access(&l1, &l2, 0, 8, &st);			/* line 0 becomes MRU */
-	hier_access(&l1, &l2, 12 * 64 * LINE, 8, &st);		/* evicts line 1 */
-	hier_access(&l1, &l2, 0, 8, &st);			/* hit */
-	check("LRU keeps a re-touched line: L1 misses", st.l1_misses, 13);
-	hier_access(&l1, &l2, 64 * LINE, 8, &st);		/* line 1 was evicted */
-	check("LRU evicts the least recently used line", st.l1_misses, 14);
+	load(&l1, &l2, 0, &st);			/* line 0 becomes MRU */
+	load(&l1, &l2, 12 * 64 * LINE, &st);		/* evicts line 1 */
+	load(&l1, &l2, 0, &st);			/* hit */
+	check("LRU keeps a re-touched line: L1 misses", L1M(st), 13);
+	load(&l1, &l2, 64 * LINE, &st);		/* line 1 was evicted */
+	check("LRU evicts the least recently used line", L1M(st), 14);
 
 	/* an access crossing a line boundary touches both lines */
 	memset(&st, 0, sizeof(st));
-	hier_access(&l1, &l2, 0x900000 + LINE - 4, 8, &st);
-	check("unaligned 8-byte access across a line: lines touched", st.accesses, 2);
+	load(&l1, &l2, 0x900000 + LINE - 4, &st);
+	check("unaligned 8-byte access across a line: lines touched", ACC(st), 2);
 
 	/* a device wrote a page: its lines are gone from L1 and L2 */
 	cache_free(&l1);
@@ -115,10 +244,10 @@ int main(void)
 	cache_invalidate(&l1, 0x900000);	/* absent: nothing happens */
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x800000, 4096, LINE, 1, &st);
-	check("page invalidated (DMA): every line misses L2 again", st.l2_misses, 64);
+	check("page invalidated (DMA): every line misses L2 again", L2M(st), 64);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x800000, 4096, LINE, 1, &st);
-	check("and hits after it was read", st.l1_misses, 0);
+	check("and hits after it was read", L1M(st), 0);
 
 	/* fully associative (ways = 0): capacity misses only */
 	cache_free(&l1);
@@ -129,25 +258,25 @@ int main(void)
 	}
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x100000, 2 * L1SIZE, LINE, 2, &st);
-	check("fully associative: walk over 2x L1, 2 passes: L1 misses", st.l1_misses,
+	check("fully associative: walk over 2x L1, 2 passes: L1 misses", L1M(st),
 	      2 * 2 * L1SIZE / LINE);
-	check("fully associative: L2 misses (first pass only)", st.l2_misses, 2 * L1SIZE / LINE);
+	check("fully associative: L2 misses (first pass only)", L2M(st), 2 * L1SIZE / LINE);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x10000000, 13 * 64 * LINE, 64 * LINE, 2, &st);
 	check("fully associative: 13 lines of one set index, 2 passes: no conflict misses",
-	      st.l1_misses, 13);
+	      L1M(st), 13);
 	/* LRU: fill, re-touch the oldest, add one: the second oldest goes */
 	cache_free(&l1);
 	if (cache_init(&l1, L1SIZE, 0, LINE))
 		return 1;
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x20000000, L1SIZE, LINE, 1, &st);
-	hier_access(&l1, &l2, 0x20000000, 8, &st);
-	hier_access(&l1, &l2, 0x20000000 + L1SIZE, 8, &st);
-	hier_access(&l1, &l2, 0x20000000, 8, &st);
-	check("fully associative: LRU keeps a re-touched line", st.l1_misses, L1SIZE / LINE + 1);
-	hier_access(&l1, &l2, 0x20000000 + LINE, 8, &st);
-	check("fully associative: LRU evicts the least recently used line", st.l1_misses,
+	load(&l1, &l2, 0x20000000, &st);
+	load(&l1, &l2, 0x20000000 + L1SIZE, &st);
+	load(&l1, &l2, 0x20000000, &st);
+	check("fully associative: LRU keeps a re-touched line", L1M(st), L1SIZE / LINE + 1);
+	load(&l1, &l2, 0x20000000 + LINE, &st);
+	check("fully associative: LRU evicts the least recently used line", L1M(st),
 	      L1SIZE / LINE + 2);
 	memset(&st, 0, sizeof(st));
 	for (uint64_t off = 0; off < 4096; off += LINE) {
@@ -155,11 +284,11 @@ int main(void)
 		cache_invalidate(&l2, 0x20000000 + 8192 + off);
 	}
 	walk(&l1, &l2, 0x20000000 + 8192, 4096, LINE, 1, &st);
-	check("fully associative: invalidated page misses L1 and L2 again", st.l1_misses + st.l2_misses,
+	check("fully associative: invalidated page misses L1 and L2 again", L1M(st) + L2M(st),
 	      128);
 	memset(&st, 0, sizeof(st));
 	walk(&l1, &l2, 0x30000000, 4 * L1SIZE, LINE, 1, &st);	/* reuses freed nodes */
-	check("fully associative: still full-size after invalidations", st.l1_misses, 4 * L1SIZE / LINE);
+	check("fully associative: still full-size after invalidations", L1M(st), 4 * L1SIZE / LINE);
 	cache_free(&l1);
 	cache_free(&l2);
 	setup(&l1, &l2);
@@ -202,6 +331,8 @@ int main(void)
 		      cache_init(&bad, 40 * 1024, 12, LINE) != NULL, 1);
 		check("rejects a 48-byte line", cache_init(&bad, L1SIZE, 12, 48) != NULL, 1);
 	}
+
+	three_level_cases();
 
 	/* the phase markers */
 	check("marker: begin", phase_marker(nop, 7), PHASE_MAGIC_BEGIN);

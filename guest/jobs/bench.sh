@@ -270,6 +270,24 @@ warm_up() {
 [ "$MODE" = fixed ] && warm_up "$HISTORY"
 
 echo "hotcold-info kernel=$(uname -r) cpus=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none)"
+# The data caches the kernel read from CPUID, and its per-CPU slice of the
+# last level (per_cpu_data_slice_size: the LLC's size over the CPUs that
+# share it; the series' exit threshold, patch 9), in pages
+caches=
+llc=0 shared=1
+for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+	[ -r "$d/size" ] || continue
+	t=$(cat "$d/type")
+	[ "$t" = Instruction ] && continue
+	caches="$caches L$(cat "$d/level")=$(cat "$d/size")/$(cat "$d/ways_of_associativity" 2>/dev/null || echo 0)w"
+	llc=${d}
+done
+if [ "$llc" != 0 ]; then
+	size=$(sed 's/K$//' "$llc/size")
+	shared=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { if (split($i, r, "-") == 2) n += r[2] - r[1] + 1; else n++ } print n }' "$llc/shared_cpu_list")
+	caches="$caches llc_shared_cpus=$shared slice_pages=$((size / shared / 4))"
+fi
+echo "hotcold-caches${caches:- none}"
 run trunc80k_tmpfs_1 loops_per_s 0 taskset -c 0 $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
 run trunc80k_tmpfs_n loops_per_s all $B/trunc80k /tmp 81920 "$N" "$SECS" "$(loops 150)"
 run trunc80k_ext4_1 loops_per_s 0 trunc80k_ext4 taskset -c 0 $B/trunc80k /ext4 81920 1 "$SECS" "$(loops 300)"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash
 # End-to-end check of the cachesim plugin (scripts/cachesim.sh runs it):
-# two measured phases of known user-mode L1D miss counts, see phase.c.
+# measured phases of known user-mode miss counts, see phase.c: two walks
+# (L1D misses) and a file read behind DMA markers (last-level misses).
 # hotcold.args=L1SIZE (bytes, the plugin's l1size).
 set -u
 # shellcheck disable=SC2086 # the arguments, one per word
@@ -9,3 +10,4 @@ set -- $HOTCOLD_ARGS
 L1=${1:-49152}
 echo "hotcold-phase walk_2xL1 $(taskset -c 0 /guest/bin/phase walk $((2 * L1)) 4)"
 echo "hotcold-phase walk_halfL1 $(taskset -c 0 /guest/bin/phase walk $((L1 / 2)) 4)"
+echo "hotcold-phase dma $(taskset -c 0 /guest/bin/phase dma 16)"

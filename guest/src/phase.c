@@ -10,8 +10,17 @@
  *   A walk over twice the simulated L1D misses L1 on every line of every
  *   pass; a walk over half of it misses only in the warm-up.
  *   prints: lines=<lines read in the phase>
+ *        phase dma PAGES
+ *   dma: write PAGES pages of a memory file, then, inside a phase, map
+ *   it afresh and read it as the streaming readers read a file the disk
+ *   wrote (consume_file(): a DMA marker, whose load faults, on each
+ *   page).  The plugin must apply every marker to the page read, not to
+ *   the fault's accesses, so every line read misses L1.
+ *   prints: pages=<pages marked> lines=<lines read in the phase>
  */
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "benchutil.h"
 
@@ -35,6 +44,28 @@ static int walk(long bytes, long passes)
 	return 0;
 }
 
+static int dma(long pages)
+{
+	long bytes = pages * 4096, off;
+	int fd = syscall(SYS_memfd_create, "phase-dma", 0);
+	char page[4096];
+
+	if (fd < 0 || pages <= 0)
+		return 1;
+	memset(page, 1, sizeof(page));
+	for (off = 0; off < bytes; off += 4096)
+		if (write(fd, page, sizeof(page)) != sizeof(page))
+			return 1;
+	hc_phase_begin();
+	off = consume_file(fd, 0, bytes, 0);
+	hc_phase_end();
+	close(fd);
+	if (!off)
+		return 1;
+	printf("pages=%ld lines=%ld\n", pages, bytes / 64);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "begin")) {
@@ -47,6 +78,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "walk"))
 		return walk(atol(argv[2]), atol(argv[3]));
-	fprintf(stderr, "usage: %s begin|end|walk BYTES PASSES\n", argv[0]);
+	if (argc == 3 && !strcmp(argv[1], "dma"))
+		return dma(atol(argv[2]));
+	fprintf(stderr, "usage: %s begin|end|walk BYTES PASSES|dma PAGES\n", argv[0]);
 	return 2;
 }
