@@ -75,10 +75,22 @@ static void three_level_cases(void)
 	struct cache l1[2], l2[2], l3;
 	struct hier h[2];
 	struct cache_stats st;
-	uint8_t stosq[] = { 0xf3, 0x48, 0xab }, stosb[] = { 0xf3, 0xaa },
-		movsq[] = { 0xf3, 0x48, 0xa5 }, fs_stosb[] = { 0x64, 0xf3, 0xaa },
-		plain_stos[] = { 0x48, 0xab }, popcnt[] = { 0xf3, 0x48, 0x0f, 0xb8, 0xc0 },
-		rep_ret[] = { 0xf3, 0xc3 }, lodsb[] = { 0xf3, 0xac };
+	static const struct {
+		const char *name;
+		uint8_t b[5];
+		size_t len;
+		int rep, store;
+	} insns[] = {
+		{ "rep stosq", { 0xf3, 0x48, 0xab }, 3, 1, 1 },
+		{ "rep stosb", { 0xf3, 0xaa }, 2, 1, 1 },
+		{ "rep movsq", { 0xf3, 0x48, 0xa5 }, 3, 1, 1 },
+		{ "fs: rep stosb", { 0x64, 0xf3, 0xaa }, 3, 1, 1 },
+		{ "rep lodsb (a load)", { 0xf3, 0xac }, 2, 1, 0 },
+		{ "repne scasb", { 0xf2, 0xae }, 2, 1, 0 },
+		{ "stosq without rep", { 0x48, 0xab }, 2, 0, 0 },
+		{ "popcnt (f3 prefix)", { 0xf3, 0x48, 0x0f, 0xb8, 0xc0 }, 5, 0, 0 },
+		{ "rep ret", { 0xf3, 0xc3 }, 2, 0, 0 },
+	};
 	int i;
 
 	if (cache_init(&l3, Z_L3, 16, LINE)) {
@@ -152,19 +164,15 @@ static void three_level_cases(void)
 	check("3 levels: invalidated page misses L1, L2 and L3 again", L1M(st) + L2M(st) + L3M(st),
 	      3 * 64);
 
-	/* which instructions are rep string stores */
-	check("rep stosq is a string store", is_rep_string_store(stosq, sizeof(stosq)), 1);
-	check("rep stosb is a string store", is_rep_string_store(stosb, sizeof(stosb)), 1);
-	check("rep movsq is a string store", is_rep_string_store(movsq, sizeof(movsq)), 1);
-	check("fs: rep stosb is a string store", is_rep_string_store(fs_stosb, sizeof(fs_stosb)), 1);
-	check("stosq without rep is not", is_rep_string_store(plain_stos, sizeof(plain_stos)), 0);
-	check("popcnt (f3 prefix) is not", is_rep_string_store(popcnt, sizeof(popcnt)), 0);
-	check("rep ret is not", is_rep_string_store(rep_ret, sizeof(rep_ret)), 0);
-	check("rep lodsb is not (a load)", is_rep_string_store(lodsb, sizeof(lodsb)), 0);
-	check("rep lodsb is a rep string instruction", is_rep_string(lodsb, sizeof(lodsb)), 1);
-	check("rep stosq is a rep string instruction", is_rep_string(stosq, sizeof(stosq)), 1);
-	check("popcnt is no rep string instruction", is_rep_string(popcnt, sizeof(popcnt)), 0);
-	check("rep ret is no rep string instruction", is_rep_string(rep_ret, sizeof(rep_ret)), 0);
+	/* which instructions are rep string instructions, and stores */
+	for (i = 0; i < (int)(sizeof(insns) / sizeof(insns[0])); i++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s: a rep string instruction %d, a store %d",
+			 insns[i].name, insns[i].rep, insns[i].store);
+		check(name, is_rep_string(insns[i].b, insns[i].len) * 10 +
+		      is_rep_string_store(insns[i].b, insns[i].len), insns[i].rep * 10 + insns[i].store);
+	}
 
 	for (i = 0; i < 2; i++) {
 		cache_free(&l1[i]);
