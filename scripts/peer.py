@@ -18,17 +18,18 @@ it starts with, else to the last suite).  Prints, for make test's tally:
 A test that fails on the reference is not held against the others; the
 INFO line counts it.  Repeated names get " #2", " #3" in output order.
 
-The job runs a failing binary a second time and names those results
-"retry NAME..." (guest/jobs/mmtests.sh).  A test that did not pass on the
-first run but passed on the retry counts as passed, on every flavour
-alike, and gets one "INFO flaky on FLAVOUR: NAME" line; a test that fails
-twice still fails.
+The job runs some failing binaries again and names those results "retry
+NAME...", "retry2 NAME...", ... (guest/jobs/mmtests.sh).  A test that did
+not pass on the first run but passed on a retry counts as passed, on
+every flavour alike, and gets one "INFO flaky on FLAVOUR: NAME" line; a
+test that fails on every run still fails.
 
 usage: peer.py [--suite NAME=PREFIX,...]... REF=OUT FLAVOUR=OUT...
 exits 1 when any FAIL line was printed.
 """
 import argparse
 import importlib.util
+import re
 import os
 import sys
 
@@ -39,7 +40,8 @@ results = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(results)
 
 
-RETRY = "retry "
+# "retry NAME", "retry2 NAME", ...: the job's second, third... run
+RETRY = re.compile(r"^retry([0-9]*) ")
 
 
 def read_tests(path):
@@ -59,21 +61,26 @@ def read_tests(path):
             complete = False            # no TAP, no plan, short plan
             continue
         name = name[len("guest "):]
-        into = tests
-        if name.startswith(RETRY):
-            name, into = name[len(RETRY):], retried
-        key = (name, into is retried)
+        attempt = 0
+        m = RETRY.match(name)
+        if m:
+            attempt = int(m.group(1) or 1)
+            name = name[m.end():]
+        into = tests if not attempt else retried.setdefault(attempt, {})
+        key = (name, attempt)
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:
             name = "%s #%d" % (name, seen[key])
         into[name] = "skip" if skip else "pass" if ok else "fail"
     flaky = []
-    for name, verdict in retried.items():
-        if verdict == "pass" and tests.get(name) != "pass":
-            flaky.append(name)
-            tests[name] = "pass"
-        elif name not in tests:
-            tests[name] = verdict
+    for attempt in sorted(retried):
+        for name, verdict in retried[attempt].items():
+            if verdict == "pass" and tests.get(name) != "pass":
+                if name not in flaky:
+                    flaky.append(name)
+                tests[name] = "pass"
+            elif name not in tests:
+                tests[name] = verdict
     return tests, complete and bool(tests), flaky
 
 

@@ -17,7 +17,8 @@ STRESS=/guest/bin/stress-ng
 [ -x $STRESS ] || { echo "hotcold: no stress-ng in the guest image"; exit 1; }
 
 # settle: drop caches, drain every pcp list (flipping the switch drains
-# them all), fold the per-cpu vmstat deltas, and print, in pages:
+# them all), fold the per-cpu vmstat deltas, and print, in pages (and the
+# pcp and stack depot figures):
 #   FREE        nr_free_pages
 #   UNACCOUNTED what /proc/meminfo does not place: MemTotal less free,
 #               LRU (anon, file, shmem, unevictable), slab, kernel stacks,
@@ -27,11 +28,10 @@ STRESS=/guest/bin/stress-ng
 # A page the allocator loses appears in UNACCOUNTED and nowhere else.
 # (MemTotal itself does not change: no memory hotplug, no balloon.)
 DEPOT=/sys/kernel/debug/stackdepot/stats
-settle() {
-	drop_caches
-	echo 0 >$HC; echo 1 >$HC
-	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
-	cat /proc/meminfo >/tmp/meminfo.settle
+PROACTIVE=/proc/sys/vm/compaction_proactiveness
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+unaccounted() {
+	cat /proc/meminfo >/tmp/meminfo.read
 	awk -v pcp="$(awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)" \
 		-v pools="$(awk '$1 == "pools:" { print $2 }' $DEPOT 2>/dev/null)" '
 	{ sub(":", "", $1); kb[$1] = $2 }
@@ -40,8 +40,34 @@ settle() {
 			kb["Unevictable"] - kb["Slab"] - kb["KernelStack"] - kb["PageTables"] - \
 			kb["SecPageTables"] - kb["Percpu"] - kb["VmallocUsed"] - kb["Hugetlb"]
 		print kb["MemFree"] / 4, used / 4 - pcp - 4 * pools, pcp, pools + 0
-	}' /tmp/meminfo.settle
+	}' /tmp/meminfo.read
 }
+# Pages a compaction or a THP collapse has isolated are in no counter: the
+# read is made with proactive compaction and khugepaged off (THP "never"),
+# and is the smallest of three a second apart.  (On a VMAP_STACK kernel
+# KernelStack is also in VmallocUsed and would count twice; these kernels
+# have no VMAP_STACK.)
+settle() {
+	local pro='' thp='' best=''
+	drop_caches
+	echo 0 >$HC; echo 1 >$HC
+	[ -w $PROACTIVE ] && pro=$(cat $PROACTIVE) && echo 0 >$PROACTIVE
+	[ -w $THP ] && thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP) && echo never >$THP
+	for _ in 1 2 3; do
+		sleep 1
+		echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+		# shellcheck disable=SC2046 # one argument per number
+		set -- $(unaccounted)
+		if [ -z "$best" ] || [ "$2" -lt "$(echo "$best" | cut -d' ' -f2)" ]; then
+			best="$*"
+			cp /tmp/meminfo.read /tmp/meminfo.settle
+		fi
+	done
+	[ -z "$pro" ] || echo "$pro" >$PROACTIVE
+	[ -z "$thp" ] || echo "$thp" >$THP
+	echo "$best"
+}
+
 tap_begin
 # shellcheck disable=SC2046 # one argument per number
 set -- $(settle)

@@ -137,6 +137,19 @@ class Peer(unittest.TestCase):
         self.assertNotIn("INFO flaky on hotcold: cow: Basic COW #2 "
                          "(did not pass, then passed on the retry)", out)
 
+    def test_pass_on_a_later_retry_counts(self):
+        later = GOOD[:3] + [("fail", "cow"), ("fail", "retry cow: Basic COW"),
+                            ("fail", "retry cow"), ("ok", "retry2 cow: Basic COW"),
+                            ("ok", "retry2 cow: Basic COW"), ("ok", "retry2 cow"),
+                            ("ok", "mremap_test")]
+        rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*later))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("INFO flaky on hotcold: cow (did not pass, then passed on the retry)",
+                      out)
+        never = [x for x in later if not x[1].startswith("retry2")]
+        rc, out = self.run_peer(vanilla=job(*GOOD), hotcold=job(*never))
+        self.assertEqual(rc, 1)
+
     def test_skip_on_retry_is_no_pass(self):
         skipped = list(self.FLAKY)
         skipped[6] = ("skip", "retry cow")
