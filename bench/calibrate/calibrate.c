@@ -141,10 +141,10 @@ int main(int argc, char **argv)
 	/*
 	 * The levels' working sets: inside a Zen core's L1D (32-48 KB), L2
 	 * (512 KB-1 MB) and L3, and far past any L3.  The L3's is 4 MB: on
-	 * the cloud machine this was written on (a Zen 5 VM), 8 MB already
-	 * took 117 ns and 16 MB 138 ns, against 14-17 ns at 2-4 MB: the VM
-	 * gets only a part of the CCD's L3 in effect.  The sweep line
-	 * records the whole curve.
+	 * the cloud machine this was written on (a Zen 5 VM), 8 MB took 117
+	 * and 126 ns in two runs and 19 ns in a third, 16 MB 73-163 ns,
+	 * against 14-17 ns at 2-4 MB: the VM does not have the CCD's L3 to
+	 * itself.  The sweep line records the whole curve.
 	 */
 	static const size_t sets[] = { 16 << 10, 256 << 10, 4 << 20, 512 << 20 };
 	static const char *const names[] = { "l1", "l2", "l3", "dram" };
