@@ -19,14 +19,20 @@
 # alternative, bench/alternatives/single-list.patch: the series' callers
 # with cold pages at the tail of one list, as 2.6.25-4.14 did) and nopcp
 # (bench/alternatives/nopcp.patch: no per-cpu lists, every page through
-# zone->lock, as before 2.5.45).  CONFIGS selects them by name (default:
-# vanilla hotcold hotcold-off single; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
+# zone->lock, as before 2.5.45), and vanilla-layout (bench/alternatives/
+# layout.patch: vanilla with its code and data shifted, the noise of
+# comparing two binaries; deterministic modes only).  CONFIGS selects them
+# by name (default: vanilla hotcold hotcold-off single vanilla-layout;
+# QUICK: vanilla hotcold hotcold-off).  Deterministic runs
 # are DET_ROUNDS rounds per configuration, interleaved, two boots at a time
 # (host timing does not enter them); round r starts with warm-up r in every
 # configuration (guest/jobs/bench.sh: small counts depend on the history).
-# Two A/A checks: vanilla's first round booted again (vanilla-repeat), the
-# instrument's repeatability; and vanilla's rounds against each other, the
-# spread the history adds, which is the noise a comparison has to beat.
+# A/A checks: vanilla's first round booted again (vanilla-repeat), the
+# instrument's repeatability; vanilla's rounds against each other, the
+# spread the history adds; and vanilla-layout against vanilla: the report
+# takes the larger as the noise a comparison has to beat.  Wall mode boots
+# vanilla twice in every round (vanilla-repeat: its A/A) unless QUICK.
+# Workloads, their boots, amounts and QUICK's choice: bench/workloads.tsv.
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
 # (icount, cachesim), report.md and ratios.png.  Each mode replaces only
@@ -52,21 +58,42 @@ ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-4}
 SCALE=${SCALE:-2}
 DET_ROUNDS=${DET_ROUNDS:-3}
-# QUICK's deterministic workloads: the scenarios, and the cheapest of the
-# 2002 workloads (SDET, 240 million instructions even at scale 1, is left
-# to the full run)
-QUICK_DET="trunc80k_tmpfs_1 trunc80k_tmpfs_n pagefault_anon pagefault_fork
-exit_flood reclaim_flood readahead_same_cpu readahead_other_cpu big_hot_list
-reader_beside_hot_list"
+# The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
+# the names of the workloads whose columns have those values
+table() {
+	python3 "$ROOT/bench/report.py" workloads "$@" ||
+		fail "bench/workloads.tsv: the workload table does not parse (above)"
+}
+ALL_WORKLOADS=$(table)
+for w in ${WORKLOADS:-}; do
+	case " $ALL_WORKLOADS " in
+	*" $w "*) ;;
+	*) fail "unknown workload '$w' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
+	esac
+done
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
-	# under 10 minutes: the same workloads in every mode, no repeat boot
+	# under 10 minutes: the table's quick workloads (the scenarios and the
+	# cheapest of the 2002 workloads; SDET, 240 million instructions even
+	# at scale 1, is left to the full run) in every mode, no repeat boot
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 REPEAT=
-	DET_WORKLOADS=${WORKLOADS:-$QUICK_DET}
-	WALL_WORKLOADS=${WORKLOADS:-$QUICK_DET alloc}
+	DET_WORKLOADS=${WORKLOADS:-$(table quick=yes modes=det)}
+	WALL_WORKLOADS=${WORKLOADS:-$(table quick=yes)}
 else
 	DET_WORKLOADS=${WORKLOADS:-}
 	WALL_WORKLOADS=${WORKLOADS:-}
+fi
+# a workload of wall mode only (the in-kernel microbenchmark) is not asked
+# of the deterministic modes
+if [ -n "$DET_WORKLOADS" ]; then
+	wall_only=" $(table modes=wall) " d=
+	for w in $DET_WORKLOADS; do
+		case $wall_only in *" $w "*) ;; *) d="$d $w" ;; esac
+	done
+	DET_WORKLOADS=${d# }
+	[ -n "$DET_WORKLOADS" ] || case " $MODES " in *" icount "* | *" cachesim "*)
+		fail "WORKLOADS=$WORKLOADS: only wall-mode workloads, and MODES asks for a deterministic mode -- add MODES=wall or a workload of bench/workloads.tsv with modes det" ;;
+	esac
 fi
 OUT=$BUILD/bench
 mkdir -p "$OUT"
@@ -89,9 +116,9 @@ v1)
 esac
 # name:flavour:extra kernel command line
 ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
-single:single: nopcp:nopcp:"
+single:single: nopcp:nopcp: vanilla-layout:layout:"
 if [ -z "${CONFIGS:-}" ]; then
-	CONFIGS="vanilla hotcold hotcold-off single"
+	CONFIGS="vanilla hotcold hotcold-off single vanilla-layout"
 	[ "${QUICK:-0}" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
 fi
 want_configs=$CONFIGS
@@ -152,6 +179,11 @@ case " $MODES " in
 esac
 
 T0=$(now)
+# every det.csv row names the patches and the scale it measured
+# (bench/report.py never compares rows of two stamps)
+BENCH_STAMP="patches=$(cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch |
+	sha1sum | cut -c1-12) scale=$SCALE"
+export BENCH_STAMP
 # What this run asks for: bench/report.py judges a target with no data as
 # NOT RUN (and fails) only if the run asked for its data
 {
@@ -182,11 +214,18 @@ wall_mode() {
 	step "bench wall"
 	echo "workload,metric,config,round,value" >"$csv"
 	echo "workload,config,round,counter,delta" >"$vmcsv"
-	total=$((ROUNDS * $(wc -w <<<"$CONFIGS")))
+	# wall mode's configurations: not the layout A/A (a deterministic
+	# measure), and vanilla booted twice per round (its A/A) when the run
+	# has the repeat boot
+	local configs=
+	for c in $CONFIGS $REPEAT; do
+		case $c in vanilla-layout:*) ;; *) configs="$configs $c" ;; esac
+	done
+	total=$((ROUNDS * $(wc -w <<<"$configs")))
 	local t0
 	t0=$(now)
 	for r in $(seq 1 "$ROUNDS"); do
-		for c in $CONFIGS; do
+		for c in $configs; do
 			name=${c%%:*} rest=${c#*:}
 			f=${rest%%:*} append=${rest#*:}
 			n=$((n + 1))
@@ -221,44 +260,27 @@ wall_mode() {
 # up to a few percent.  With one vCPU the guest's own scheduler interleaves
 # the tasks.  The one scenario that needs a second CPU (a reader on the
 # other CPU) gets its own 2-vCPU boot.
-OTHER_CPU=readahead_other_cpu
-# The deterministic boots have no disk: a virtio-blk completion interrupt
-# lands at an instruction count the host's I/O timing decides, and from
-# the first one (the mount) two boots of one kernel diverge.  Without
-# host I/O (and with run-guest.sh's fixed RTC and seed) they repeat
-# instruction for instruction, and so do the counts.  trunc80k_ext4_*
-# mount an ext4 image from a loop device over tmpfs in every mode,
-# reclaim_flood's page cache comes from one, and the streaming readers
-# (mixed_*, readahead_*) read /dev/nullb0, a null_blk device that
-# completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).  A
-# workload named in DET_WORKLOADS but in none of these lists still gets a
-# boot with the scratch disk.
-DISK_FREE="trunc80k_tmpfs_1 trunc80k_tmpfs_n trunc80k_ext4_1 trunc80k_ext4_n
-trunc_sweep_16k trunc_sweep_256k trunc_sweep_1024k trunc_sweep_8192k sdet_1
-sdet_2 sdet_4 sdet_8 pagefault_anon pagefault_fork mixed_pagefault
-mixed_trunc80k mixed_sdet exit_flood reclaim_flood readahead_same_cpu
-big_hot_list reader_beside_hot_list"
+# The boot each workload runs in is the table's boot column: mem (one
+# vCPU, no disk), 2cpu (the scenario with a reader on the other CPU) or
+# disk.  The deterministic boots have no disk: a virtio-blk completion
+# interrupt lands at an instruction count the host's I/O timing decides,
+# and from the first one (the mount) two boots of one kernel diverge.
+# Without host I/O (and with run-guest.sh's fixed RTC and seed) they
+# repeat instruction for instruction, and so do the counts.
+# trunc80k_ext4_* mount an ext4 image from a loop device over tmpfs in
+# every mode, reclaim_flood's page cache comes from one, and the streaming
+# readers (mixed_*, readahead_*) read /dev/nullb0, a null_blk device that
+# completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).
 
-# det_workloads PART: the guest's workload list for one boot (names; a
-# workload the lists here do not know goes to the disk boot), or "none"
+# det_workloads PART: the guest's workload list for one boot (names), or
+# "none"
 det_workloads() {
-	local part=$1 w out='' only free
-	# one space between names (the lists above span lines)
-	# shellcheck disable=SC2086,SC2116 # the echo splits and joins the lists
-	only=" $(echo $DET_WORKLOADS) " free=" $(echo $DISK_FREE $OTHER_CPU) "
-	case $part in
-	mem)
-		for w in $DISK_FREE; do
-			case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
-		done ;;
-	disk)
-		# (without DET_WORKLOADS: every workload is in the lists above)
-		for w in $DET_WORKLOADS; do
-			case $free in *" $w "*) ;; *) out="$out $w" ;; esac
-		done ;;
-	2cpu)
-		case "${DET_WORKLOADS:+$only}" in '' | *" $OTHER_CPU "*) out=$OTHER_CPU ;; esac ;;
-	esac
+	local part=$1 w out='' only
+	# shellcheck disable=SC2086,SC2116 # the echo joins the list with single spaces
+	only=" $(echo $DET_WORKLOADS) "
+	for w in $(table boot="$part" modes=det); do
+		case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
+	done
 	echo "${out:-none}"
 }
 

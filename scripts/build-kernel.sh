@@ -4,6 +4,8 @@
 #   vanilla  the baseline commit (build/vanilla-src), no patches
 #   hotcold  the series (build/linux)
 #   debug    the series plus configs/debug.config
+#   single, nopcp, layout  bench-only kernels: bench/alternatives/NAME.patch
+#            on the series (single) or the baseline (scripts/tree.sh alt)
 # Config: tinyconfig + configs/base.config + configs/hotcold.config
 # (+ configs/debug.config), then olddefconfig, then a check that every
 # option of the fragments survived.  Rebuilds are incremental.
@@ -26,7 +28,7 @@ vanilla)
 	"$ROOT/scripts/tree.sh" vanilla || exit 1
 	src=$VANILLA_SRC
 	;;
-single | nopcp)
+single | nopcp | layout)
 	"$ROOT/scripts/tree.sh" alt "$flavour" || exit 1
 	src=$BUILD/$flavour-src
 	;;
@@ -70,7 +72,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	# silently drops KASAN, for one).
 	lost=
 	for f in $frags; do
-		case $flavour in vanilla | nopcp)
+		case $flavour in vanilla | nopcp | layout)
 			[ "$f" = "$ROOT/configs/hotcold.config" ] && continue ;;
 		esac
 		while IFS= read -r line; do

@@ -19,6 +19,7 @@ mkdir -p "$stage"/{bin,guest/bin,proc,sys,dev,tmp,mnt,etc}
 cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$ROOT/guest/init" "$stage/init"
 cp "$ROOT/guest/lib.sh" "$ROOT/guest/sdet.sh" "$stage/guest/"
+cp "$ROOT/bench/workloads.tsv" "$stage/guest/workloads.tsv"
 cp -r "$ROOT/guest/jobs" "$ROOT/guest/tests" "$stage/guest/"
 # An empty ext4 for the trunc80k_ext4 workloads, which mount it on a loop
 # device over tmpfs (guest/jobs/bench.sh): made the way build/disk.img is

@@ -18,10 +18,10 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold debug single nopcp"
+FLAVOURS="vanilla hotcold debug single nopcp layout"
 # bench-only flavours: a patch under bench/alternatives/ on top of ALT_BASE
 # (the series branch or the baseline), built from build/NAME-src
-ALT_FLAVOURS="single nopcp"
+ALT_FLAVOURS="single nopcp layout"
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf

@@ -204,7 +204,7 @@ cmd_vanilla() {
 }
 
 # alt NAME: build/NAME-src, a worktree of the series (single) or of the
-# baseline (nopcp) with bench/alternatives/NAME's patch applied on top:
+# baseline (nopcp, layout) with bench/alternatives/NAME's patch applied on top:
 # a bench-only kernel, never part of patches/
 cmd_alt() {
 	local name=${1:-} base patch want have src
@@ -213,6 +213,7 @@ cmd_alt() {
 	case $name in
 	single) base=$SERIES_BRANCH patch=$ROOT/bench/alternatives/single-list.patch ;;
 	nopcp) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/nopcp.patch ;;
+	layout) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/layout.patch ;;
 	*) fail "unknown bench alternative '$name' -- alternatives are: $ALT_FLAVOURS" ;;
 	esac
 	[ -f "$patch" ] || fail "no ${patch#"$ROOT"/} -- restore it from git"

@@ -80,15 +80,17 @@ class Run:
                 f.write(",".join(str(x) for x in r) + "\n")
 
     def report(self):
-        """(exit status, report.md's lines, stderr); no chart needed"""
+        """(exit status, report.md's lines, stderr); the gnuplot scripts
+        the charts would run are kept in self.charts"""
         err = io.StringIO()
-        chart = report.wall_chart
-        report.wall_chart = lambda *a: 0
+        self.charts = []
+        gnuplot = report.charts.gnuplot
+        report.charts.gnuplot = lambda script: self.charts.append(script) or 0
         try:
             with contextlib.redirect_stderr(err):
                 rc = report.report(self.dir)
         finally:
-            report.wall_chart = chart
+            report.charts.gnuplot = gnuplot
         with open(os.path.join(self.dir, "report.md")) as f:
             return rc, f.read().splitlines(), err.getvalue()
 
@@ -308,6 +310,110 @@ class DetTargets(unittest.TestCase):
         self.assertIn('Run of 2026-12-04 19:30 UTC, commit abc1234: '
                       '`MODES="icount cachesim" make bench`.', lines)
 
+    def test_layout_noise_is_combined_by_max(self):
+        # hotcold 4 % more L2 misses; vanilla's rounds differ by 3 %, and
+        # its shifted-layout build by 3 %: max() says 3 % of noise and
+        # calls the 4 % a regression (a sum, 6 %, would have met it)
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout"))
+        rows = both_modes("pagefault_anon", 5.2)
+        rows = [dict(r, l2m_k=5.15 * 100) if r["mode"] == "cachesim" and
+                r["config"] == "vanilla" and r["round"] == 2 else r for r in rows]
+        rows += [det_row("cachesim", "pagefault_anon", "vanilla-layout", r, l2m=5.15)
+                 for r in (1, 2, 3)]
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("missed on pagefault_anon l2m 1.040", target(lines, "hotcold never worse"))
+        self.assertIn("on 1 of 2 metrics; beyond (the noise the other targets allow for): "
+                      "pagefault_anon l2m 1.0300", target(lines, "layout A/A"))
+        # a layout that moves vanilla's L2 misses by 5 % covers the 4 %
+        rows = [dict(r, l2m_k=5.25 * 100) if r["config"] == "vanilla-layout" else r
+                for r in rows]
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertIn(": met on", target(lines, "hotcold never worse"))
+
+    def test_layout_asked_for_and_absent_is_not_run(self):
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout"))
+        run.det(both_modes("pagefault_anon", 5.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no cachesim rows of vanilla-layout)", target(lines, "layout A/A"))
+
+    def test_hotcold_off_misses_are_judged(self):
+        # the switch at 0 with 20 % more L2 misses than vanilla in every round
+        run = Run(PF)
+        run.det(both_modes("pagefault_anon", 5.0, off_l2m=6.0))
+        rc, lines, err = run.report()
+        self.assertIn("missed on pagefault_anon l2m 1.200",
+                      target(lines, "hotcold-off within the noise of vanilla in simulated"))
+        run.det(both_modes("pagefault_anon", 5.0))
+        rc, lines, err = run.report()
+        self.assertIn(": met on 2 metrics",
+                      target(lines, "hotcold-off within the noise of vanilla in simulated"))
+        run.det(both_modes("pagefault_anon", 5.0, without="hotcold-off"))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no cachesim rows of hotcold-off)",
+                      target(lines, "hotcold-off within the noise of vanilla in simulated"))
+
+    def test_two_stamps_are_not_mixed(self):
+        # hotcold's rows from a run of other patches (or another SCALE)
+        run = Run(PF)
+        rows = [dict(r, stamp="patches=aaaa scale=2") for r in both_modes("pagefault_anon", 5.0)]
+        for r in rows:
+            if r["mode"] == "cachesim" and r["config"] == "hotcold":
+                r["stamp"] = "patches=bbbb scale=2"
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertIn("cachesim rows from 2 machines", err)
+        self.assertIn("patches=bbbb", err)
+        self.assertIn("NOT RUN", target(lines, "hotcold never worse"))
+
+    def test_rows_without_a_stamp_are_left_out(self):
+        # det.csv from before the stamp column: not compared, NOT RUN
+        run = Run(PF)
+        run.det(both_modes("pagefault_anon", 5.0))
+        path = os.path.join(run.dir, "det.csv")
+        with open(path) as f:
+            rows = list(csv.reader(f))
+        with open(path, "w") as f:
+            csv.writer(f, lineterminator="\n").writerows(r[:-1] for r in rows)
+        rc, lines, err = run.report()
+        self.assertIn("cachesim rows from an older harness left out", err)
+        self.assertEqual(rc, 1)
+
+    def test_loads_and_stores_apart(self):
+        run = Run(PF)
+        rows = both_modes("pagefault_anon", 5.0)
+        for r in rows:
+            r.update(sl1m=3 * 100, xl1m=4 * 100, sl2m=1 * 100, xl2m=2 * 100, dma=7)
+        run.det(rows)
+        rc, lines, err = run.report()
+        # L1D: 10 misses per op, 3 stores and 4 rep string stores
+        self.assertIn("| pagefault_anon | vanilla | 3.0 | 7.0 (4.0) | 2.0 | 3.0 (2.0) | 21, 0 |",
+                      lines)
+
+    def test_charts_deterministic_first_unclipped(self):
+        run = Run(PF)
+        run.det(both_modes("pagefault_anon", 6.0))
+        run.wall(WALL_ROWS, VM_ROWS)
+        rc, lines, err = run.report()
+        self.assertEqual(len(run.charts), 3, err)
+        self.assertIn("icount.png", run.charts[0])
+        self.assertIn("cachesim.png", run.charts[1])
+        self.assertIn("ratios.png", run.charts[2])
+        self.assertIn("noise-bound", run.charts[2])
+        for script in run.charts:
+            self.assertNotIn("yrange", script)
+        self.assertIn("noise: vanilla A/A", run.charts[1])
+        text = "\n".join(lines)
+        self.assertLess(text.index("(icount.png)"), text.index("(cachesim.png)"))
+        self.assertLess(text.index("(cachesim.png)"), text.index("(ratios.png)"))
+        # hotcold's L2 ratio and its per-round bars in the data
+        with open(os.path.join(run.dir, "cachesim-l2m.dat")) as f:
+            self.assertIn("pagefault_anon 1.20000 1.20000 1.20000", f.read())
+
     def test_scenarios_met_and_missed(self):
         run = Run(FULL)
         run.det(det_rounds("exit_flood", 1.0) + det_rounds("reclaim_flood", 1.5) +
@@ -365,7 +471,106 @@ class WallTargets(unittest.TestCase):
         rc, lines, _ = run.report()
         text = "\n".join(lines)
         self.assertIn("spread crosses 1", text)
-        self.assertNotIn("significant", text)
+        # two rounds: the sign test cannot reach p < 0.05, and says so
+        self.assertIn("no row can be called significant", text)
+        self.assertNotRegex(text, r"p=[0-9.]+ significant")
+
+
+    def test_repeat_is_the_wall_aa(self):
+        run = Run(dict(self.PLAN, configs="vanilla hotcold hotcold-off", repeat="1"))
+        rows = WALL_ROWS + [("trunc80k_tmpfs_1", "ops_per_s", "vanilla-repeat", r, v)
+                            for r, v in ((1, 90), (2, 95))]
+        run.wall(rows, VM_ROWS)
+        rc, lines, err = run.report()
+        self.assertIn("vanilla-repeat/vanilla (A/A)", "\n".join(lines))
+        self.assertIn("on 1 rows; furthest trunc80k_tmpfs_1 0.925 [0.900-0.950]",
+                      target(lines, "wall A/A"))
+        # CV of vanilla-repeat: stdev(90, 95) / 92.5
+        self.assertIn("92.5 (90-95), 3.8 %", "\n".join(lines))
+        run.wall(WALL_ROWS, VM_ROWS)
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (no wall rows of vanilla-repeat)", target(lines, "wall A/A"))
+
+    def test_hotcold_within_the_aa_is_not_worse(self):
+        # hotcold 3 % slower in both rounds, but vanilla-repeat 5 % off
+        rows = [r for r in WALL_ROWS if r[2] != "hotcold"]
+        rows += [("trunc80k_tmpfs_1", "ops_per_s", "hotcold", r, 97) for r in (1, 2)]
+        run = Run(dict(self.PLAN, repeat="1"))
+        run.wall(rows + [("trunc80k_tmpfs_1", "ops_per_s", "vanilla-repeat", r, 95)
+                         for r in (1, 2)], VM_ROWS)
+        rc, lines, _ = run.report()
+        self.assertIn(": met on 1 rows", target(lines, "hotcold not worse than vanilla"))
+        run.wall(rows + [("trunc80k_tmpfs_1", "ops_per_s", "vanilla-repeat", r, 99)
+                         for r in (1, 2)], VM_ROWS)
+        rc, lines, _ = run.report()
+        self.assertIn("missed on trunc80k_tmpfs_1 0.970 [0.970-0.970] (A/A 0.990)",
+                      target(lines, "hotcold not worse than vanilla"))
+
+    def test_sign_test_only_where_it_can_reach(self):
+        # six rounds, hotcold faster in every one: p = 2/64
+        rows = [("w", "ops_per_s", c, r, v) for r in range(1, 7)
+                for c, v in (("vanilla", 100 + r), ("hotcold", 110 + r), ("hotcold-off", 100 + r))]
+        run = Run(self.PLAN)
+        run.wall(rows, VM_ROWS)
+        rc, lines, _ = run.report()
+        text = "\n".join(lines)
+        # hotcold-off ties vanilla in every round: no test
+        self.assertIn("| p=0.031 significant | - |", text)
+        self.assertIn("a row is called significant where p < 0.05", text)
+        run.wall([r for r in rows if r[3] <= 5], VM_ROWS)
+        rc, lines, _ = run.report()
+        text = "\n".join(lines)
+        self.assertNotIn("p=", text)
+        self.assertIn("smallest possible p is 0.062", text)
+
+
+class Stats(unittest.TestCase):
+    def test_sign_test(self):
+        self.assertEqual(report.sign_test([1] * 5), (0.0625, 0.0625))
+        self.assertEqual(report.sign_test([1, -1, 1, 1]), (0.625, 0.125))
+        self.assertEqual(report.sign_test([0, 0]), (1.0, 1.0))
+
+    def test_cv(self):
+        self.assertIsNone(report.cv([5]))
+        self.assertAlmostEqual(report.cv([90, 110]), 0.1414, places=4)
+
+
+class WorkloadTable(unittest.TestCase):
+    LINE = "w1\t2002\tdet\tmem\tyes\tno\t10\tops_per_s\twhat it does\n"
+
+    def test_the_table_parses(self):
+        rows = report.workloads.table()
+        names = [r["name"] for r in rows]
+        self.assertIn("exit_flood", names)
+        self.assertEqual(report.workloads.names(boot="2cpu"), ["readahead_other_cpu"])
+        self.assertIn("exit_flood", report.workloads.scenarios())
+        self.assertTrue(report.workloads.is_shared("mixed_sdet"))
+        self.assertFalse(report.workloads.is_shared("exit_flood"))
+
+    def test_bad_lines_are_refused(self):
+        parse = report.workloads.parse
+        self.assertEqual(parse("# c\n" + self.LINE)[0]["amount"], "10")
+        for bad, why in ((self.LINE.replace("\tdet", ""), "8 tab-separated columns"),
+                         (self.LINE.replace("\tmem", "\tram"), "boot 'ram'"),
+                         (self.LINE.replace("\t10", "\tten"), "amount 'ten'"),
+                         (self.LINE.replace("w1", "w-1"), "name 'w-1'"),
+                         (self.LINE + self.LINE, "w1 listed twice"),
+                         ("# only comments\n", "no workload lines")):
+            with self.assertRaises(report.workloads.TableError) as e:
+                parse(bad, "t.tsv")
+            self.assertIn(why, str(e.exception))
+
+    def test_command_line_refuses_unknown_values(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(report.workloads.main(["boot=ram"]), 2)
+            self.assertEqual(report.workloads.main(["colour=red"]), 2)
+        self.assertIn("boot is one of mem, 2cpu, disk", err.getvalue())
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(report.workloads.main(["boot=2cpu"]), 0)
+        self.assertEqual(out.getvalue(), "readahead_other_cpu\n")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@
 #                  scenarios run their fixed amount of work)
 #   fixed,SCALE    each workload does a fixed amount of work times SCALE,
 #                  for the deterministic modes (icount, cachesim)
-#   WORKLOAD...    which workloads (default all; -WORKLOAD: all but it)
+#   WORKLOAD...    which workloads (default all; -WORKLOAD: all but it),
+#                  by their names in the workload table (bench/workloads.tsv,
+#                  /guest/workloads.tsv here), which also gives each its
+#                  metric and its amount of fixed work
 #   history=N      (fixed) start with warm-up N, so that rounds differ in
 #                  history (below)
 #
@@ -43,6 +46,11 @@ ONLY="$ONLY "
 case $HISTORY in
 '' | *[!0-9]*) echo "hotcold: bench: history=$HISTORY: expected a number"; exit 2 ;;
 esac
+[ -r /guest/workloads.tsv ] || { echo "hotcold: bench: no /guest/workloads.tsv (scripts/initramfs.sh copies bench/workloads.tsv)"; exit 2; }
+for a in $ONLY; do
+	awk -F'\t' -v w="${a#-}" '$1 == w { found = 1 } END { exit !found }' /guest/workloads.tsv ||
+		{ echo "hotcold: bench: unknown workload '${a#-}' (not in bench/workloads.tsv)"; exit 2; }
+done
 # the _n workloads: one instance per CPU, at least two (the deterministic
 # modes boot one vCPU)
 N=$(nproc)
@@ -64,9 +72,27 @@ want() {
 	return 1
 }
 
-# loops N: the fixed amount of work N times SCALE, or 0 (timed) in wall mode
-loops() {
-	if [ "$MODE" = fixed ]; then echo $(($1 * AMOUNT)); else echo 0; fi
+# The workload table (bench/workloads.tsv): field WORKLOAD COLUMN prints a
+# column of the workload's line, and fails for a workload not in it
+TABLE=/guest/workloads.tsv
+field() {
+	awk -F'\t' -v w="$1" -v c="$2" '$1 == w { print $c; found = 1 } END { exit !found }' "$TABLE"
+}
+
+# amount WORKLOAD: the table's amount of fixed work times SCALE, or 0
+# (timed) in wall mode; the scenarios and micro do their amount (times
+# SECS) in every mode
+amount() {
+	local a k
+	if ! a=$(field "$1" 7) || ! k=$(field "$1" 2); then
+		echo 0
+		return 1
+	fi
+	case $MODE,$k in
+	fixed,*) echo $((a * AMOUNT)) ;;
+	*,scenario | *,micro) echo $((a * ${AMOUNT%.*})) ;;
+	*) echo 0 ;;
+	esac
 }
 
 snap() {
@@ -87,12 +113,14 @@ failed() {
 	FAILED="$FAILED $1"
 }
 
-# run WORKLOAD METRIC CPU COMMAND...: the command prints METRIC=VALUE and
-# ops=N and opens and closes one measured phase
+# run WORKLOAD CPU COMMAND...: the command prints METRIC=VALUE (the
+# workload's metric in the table) and ops=N and opens and closes one
+# measured phase
 run() {
-	local w=$1 m=$2 cpu=$3 out v
-	shift 3
+	local w=$1 cpu=$2 m out v
+	shift 2
 	want "$w" || return 0
+	m=$(field "$w" 8) || { failed "$w" "not in the workload table ($TABLE)"; return 1; }
 	drop_caches
 	snap before
 	out=$("$@") || { failed "$w" "$out"; return 1; }
@@ -288,30 +316,29 @@ if [ "$llc" != 0 ]; then
 	caches="$caches llc_shared_cpus=$shared slice_pages=$((size / shared / 4))"
 fi
 echo "hotcold-caches${caches:- none}"
-run trunc80k_tmpfs_1 loops_per_s 0 taskset -c 0 $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
-run trunc80k_tmpfs_n loops_per_s all $B/trunc80k /tmp 81920 "$N" "$SECS" "$(loops 150)"
-run trunc80k_ext4_1 loops_per_s 0 trunc80k_ext4 taskset -c 0 $B/trunc80k /ext4 81920 1 "$SECS" "$(loops 300)"
-run trunc80k_ext4_n loops_per_s all trunc80k_ext4 $B/trunc80k /ext4 81920 "$N" "$SECS" "$(loops 150)"
-run trunc_sweep_16k loops_per_s all $B/trunc80k /tmp 16384 "$N" "$SECS" "$(loops 300)"
-run trunc_sweep_256k loops_per_s all $B/trunc80k /tmp 262144 "$N" "$SECS" "$(loops 30)"
-run trunc_sweep_1024k loops_per_s all $B/trunc80k /tmp 1048576 "$N" "$SECS" "$(loops 8)"
-run trunc_sweep_8192k loops_per_s all $B/trunc80k /tmp 8388608 "$N" "$SECS" "$(loops 1)"
+run trunc80k_tmpfs_1 0 taskset -c 0 $B/trunc80k /tmp 81920 1 "$SECS" "$(amount trunc80k_tmpfs_1)"
+run trunc80k_tmpfs_n all $B/trunc80k /tmp 81920 "$N" "$SECS" "$(amount trunc80k_tmpfs_n)"
+run trunc80k_ext4_1 0 trunc80k_ext4 taskset -c 0 $B/trunc80k /ext4 81920 1 "$SECS" "$(amount trunc80k_ext4_1)"
+run trunc80k_ext4_n all trunc80k_ext4 $B/trunc80k /ext4 81920 "$N" "$SECS" "$(amount trunc80k_ext4_n)"
+run trunc_sweep_16k all $B/trunc80k /tmp 16384 "$N" "$SECS" "$(amount trunc_sweep_16k)"
+run trunc_sweep_256k all $B/trunc80k /tmp 262144 "$N" "$SECS" "$(amount trunc_sweep_256k)"
+run trunc_sweep_1024k all $B/trunc80k /tmp 1048576 "$N" "$SECS" "$(amount trunc_sweep_1024k)"
+run trunc_sweep_8192k all $B/trunc80k /tmp 8388608 "$N" "$SECS" "$(amount trunc_sweep_8192k)"
 for u in 1 2 4 8; do
-	run "sdet_$u" scripts_per_hour all sdet "$u" "$(loops $((8 / u)))"
+	run "sdet_$u" all sdet "$u" "$(amount "sdet_$u")"
 done
-run pagefault_anon pages_per_s all $B/pagefault anon 4194304 "$N" "$SECS" "$(loops 4)"
-run pagefault_fork forks_per_s all $B/pagefault fork 65536 "$N" "$SECS" "$(loops 240)"
-run mixed_pagefault pages_per_s 0 mixed $B/pagefault anon 4194304 1 "$SECS" "$(loops 8)"
-run mixed_trunc80k loops_per_s 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(loops 300)"
-run mixed_sdet scripts_per_hour all mixed sdet 2 "$(loops 2)"
+run pagefault_anon all $B/pagefault anon 4194304 "$N" "$SECS" "$(amount pagefault_anon)"
+run pagefault_fork all $B/pagefault fork 65536 "$N" "$SECS" "$(amount pagefault_fork)"
+run mixed_pagefault 0 mixed $B/pagefault anon 4194304 1 "$SECS" "$(amount mixed_pagefault)"
+run mixed_trunc80k 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(amount mixed_trunc80k)"
+run mixed_sdet all mixed sdet 2 "$(amount mixed_sdet)"
 # scenarios: a fixed amount of work in every mode
-S=${AMOUNT%.*}
-run exit_flood pages_per_s 0 $B/flood exit 24 4 1024 $((40 * S))
-run reclaim_flood pages_per_s 0 reclaim_flood $((40 * S))
-run readahead_same_cpu pages_per_s 0 $B/flood readahead 256 0 1024 $((40 * S))
-run readahead_other_cpu pages_per_s 0 readahead_other $((40 * S))
-run big_hot_list pages_per_s 0 big_hot_list $((4 * S))
-run reader_beside_hot_list pages_per_s 0 reader_beside_hot_list $((4 * S))
+run exit_flood 0 $B/flood exit 24 4 1024 "$(amount exit_flood)"
+run reclaim_flood 0 reclaim_flood "$(amount reclaim_flood)"
+run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_cpu)"
+run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
+run big_hot_list 0 big_hot_list "$(amount big_hot_list)"
+run reader_beside_hot_list 0 reader_beside_hot_list "$(amount reader_beside_hot_list)"
 
 # in-kernel microbenchmark (bench/module), built for this kernel; timed,
 # so wall mode only

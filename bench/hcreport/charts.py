@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Charts: gnuplot PNGs of the deterministic modes (one per instrument,
+first) and of wall mode (last, noise-bound)."""
+import os
+import subprocess
+import sys
+
+from .ingest import BASE
+
+
+def gnuplot(script):
+    """run gnuplot on SCRIPT: 0, or 1 with the reason on stderr"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("report.py: no chart: %s %s" % (e, getattr(e, "stderr", "") or ""),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def wall_chart(outdir, plot, others):
+    dat = os.path.join(outdir, "ratios.dat")
+    with open(dat, "w") as f:
+        f.write("# workload " + " ".join("%s %s_lo %s_hi" % (c, c, c) for c in others) + "\n")
+        for row in plot:
+            f.write(" ".join(row) + "\n")
+    png = os.path.join(outdir, "ratios.png")
+    cols = ", ".join(
+        "'%s' using %d:%d:%d%s title '%s/%s'" % (dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i,
+                                                 ":xtic(1)" if i == 0 else "", c, BASE)
+        for i, c in enumerate(others))
+    script = """set terminal png size 1400,600 noenhanced
+set output '%s'
+set title 'wall clock (noise-bound: TCG timing, 10-80 %% spreads; the deterministic charts are the result): ratio to vanilla, median; bars: min-max of per-round ratios (alloc_* rows are ns per op: lower is better)'
+set key outside top center horizontal
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set xtics rotate by -45 font ',9'
+set grid ytics
+set autoscale y
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
+plot %s
+""" % (png, cols)
+    return gnuplot(script)
+
+
+# the deterministic charts: one PNG per instrument, a panel per metric
+DET_PANELS = {
+    "icount": [("insn1", "instructions per op (each rep string instruction once)")],
+    "cachesim": [("l1m", "simulated L1D misses per op"), ("l2m", "simulated L2 misses per op"),
+                 ("l3m", "simulated L3 misses per op"),
+                 ("cost", "estimated cycles per op (model; string stores read for ownership)"),
+                 ("cost_line", "estimated cycles per op (model; full-line string stores)")],
+}
+
+
+def det_chart(outdir, mode, table, configs, levels=3):
+    """OUTDIR/MODE.png: per workload, each configuration's median ratio to
+    vanilla with the min-max of its per-round ratios, and the noise band
+    (vanilla's A/A: the larger of 0.5 %, its rounds and the layout build)
+    drawn around 1.  No clipping.  0, or 1 if gnuplot failed."""
+    from .stats import noise, rel, rel_spread
+    others = [c for c in configs if c != BASE]
+    panels = [p for p in DET_PANELS[mode] if p[0] != "l3m" or levels == 3]
+    rows = [(wl, per) for wl, per in table.items() if per.get(BASE)]
+    if not rows or not others:
+        return 0
+    plots = []
+    for key, title in panels:
+        dat = os.path.join(outdir, "%s-%s.dat" % (mode, key))
+        with open(dat, "w") as f:
+            f.write("# workload " + " ".join("%s %s_lo %s_hi" % (c, c, c) for c in others) +
+                    " aa_lo aa_hi\n")
+            for wl, per in rows:
+                cells = [wl]
+                for c in others:
+                    r, sp = rel(per, c, key), rel_spread(per, c, key)
+                    if r is None:
+                        cells += ["NaN"] * 3
+                    else:
+                        sp = sp or (r, r)
+                        cells += ["%.5f" % x for x in (r, sp[0], sp[1])]
+                n = noise(per, key)
+                cells += ["%.5f" % (1 - n), "%.5f" % (1 + n)]
+                f.write(" ".join(cells) + "\n")
+        cols = ", ".join(
+            "'%s' using %d:%d:%d%s title '%s/%s'" % (dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i,
+                                                     ":xtic(1)" if i == 0 else "", c, BASE)
+            for i, c in enumerate(others))
+        n = 2 + 3 * len(others)
+        cols += (", '%s' using 0:(1):%d:%d with yerrorbars lc rgb 'gray40' lw 4 pt 0 "
+                 "title 'noise: vanilla A/A (rounds, layout; at least 0.5 %%)'" % (dat, n, n + 1))
+        plots.append("set title '%s: %s, ratio to vanilla (median; bars: per-round min-max)'\n"
+                     "plot %s" % (mode, title, cols))
+    png = os.path.join(outdir, "%s.png" % mode)
+    nrow = (len(plots) + 1) // 2 if len(plots) > 1 else 1
+    ncol = 2 if len(plots) > 1 else 1
+    script = """set terminal png size %d,%d noenhanced
+set output '%s'
+set key outside top center horizontal font ',9'
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set xtics rotate by -45 font ',8'
+set grid ytics
+set autoscale y
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
+set multiplot layout %d,%d title '%s (deterministic; simulated where it says so)'
+%s
+unset multiplot
+""" % (900 * ncol, 520 * nrow, png, nrow, ncol, mode, "\n".join(plots))
+    return gnuplot(script)

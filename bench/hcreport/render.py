@@ -1,0 +1,450 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Render: report.md's sections, the compact tables of the README and the
+cover letter (summary, compare), and report(), which writes report.md and
+the charts."""
+import os
+import statistics
+import sys
+
+from . import charts, workloads
+from .ingest import (BASE, REPEAT, latency_text, load, load_all, load_plan,
+                     load_vm)
+from .stats import aa, aa_layout, aa_repeat, cv, noise, ratio, rel, rel_spread, sign_test
+from .targets import det_targets, significance, wall_targets
+
+def fmt(x):
+    return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x
+
+
+def boot_tags(b):
+    """the workload's boot, when it had the disk or two vCPUs"""
+    return {"disk": ["disk"], "2cpu": ["2 vCPUs"]}.get(b.get("boot"), [])
+
+
+def rfmt(r):
+    return "-" if r is None else "%.4f" % r
+
+
+def sfmt(per, c, key):
+    """median ratio [min-max of the per-round ratios]"""
+    r, sp = rel(per, c, key), rel_spread(per, c, key)
+    if r is None:
+        return "-"
+    if sp is None or sp[0] == sp[1]:
+        return "%.4f" % r
+    return "%.4f [%.3f-%.3f]" % (r, sp[0], sp[1])
+
+
+def wall_summary(outdir):
+    """{workload: "vanilla median, hotcold/vanilla [spread]"} from results.csv"""
+    res = os.path.join(outdir, "results.csv")
+    if not os.path.exists(res):
+        return {}
+    data, _ = load(res)
+    out = {}
+    for (wl, metric), per in data.items():
+        if BASE not in per:
+            continue
+        r = ratio(per, "hotcold")
+        out[wl] = "%s %s, %s" % (fmt(statistics.median(per[BASE].values())), metric,
+                                 "%.2f [%.2f-%.2f]" % r if r else "-")
+    return out
+
+
+def same_binary(per):
+    """hotcold against hotcold-off: one kernel, only the decisions differ"""
+    a, b = per.get("hotcold", {}).get("mem"), per.get("hotcold-off", {}).get("mem")
+    return "%.3f" % (a / b) if a is not None and b else "-"
+
+
+def base_rows(table):
+    """(name, per-config metrics, vanilla's) of each workload vanilla ran"""
+    for wl, per in table.items():
+        if per.get(BASE):
+            tags = (["shared CPU"] if workloads.is_shared(wl) else []) + boot_tags(per[BASE])
+            yield wl + (" (%s)" % ", ".join(tags) if tags else ""), per, per[BASE]
+
+
+def wall_section(outdir):
+    res = os.path.join(outdir, "results.csv")
+    vmcsv = os.path.join(outdir, "vmstat.csv")
+    data, configs = load(res)
+    vm = load_vm(vmcsv)
+    others = [c for c in configs if c != BASE]
+    tested = [c for c in others if c != REPEAT]
+    rounds = max((len(v) for per in data.values() for v in per.values()), default=0)
+    reach = sign_test([1] * rounds)[1]
+    lines = [
+        "## wall: timed runs (noise-bound)", "",
+        "Configurations: %s; %d rounds, interleaved, a fresh boot per "
+        "configuration per round%s." % (
+            ", ".join(configs), rounds,
+            "; vanilla-repeat is vanilla booted a second time in each round: "
+            "the A/A, the spread two boots of one kernel show" if REPEAT in configs else ""), "",
+        "The guests run under QEMU TCG (2 vCPUs) on a 2-core host: absolute "
+        "rates are emulator-bound and cache/TLB misses cost more than on "
+        "hardware, so the ratios between configurations of the same run are "
+        "the result.  Wall-clock ratios under about 15 % are within the "
+        "emulator's noise unless the spread says otherwise.", "",
+        "Cells: median (min-max) over the rounds, and the coefficient of "
+        "variation (CV: standard deviation over mean).  Ratio columns: "
+        "median(config) / median(vanilla) [min-max of the per-round ratios]; "
+        "above 1 is better, except for ns_per_op (the in-kernel alloc "
+        "microbenchmark), where below 1 is better.  Sign test: the "
+        "two-sided exact sign test on the paired rounds; with %d rounds its "
+        "smallest possible p is %.3f, so %s." % (
+            rounds, reach, "no row can be called significant (\"-\"), however "
+            "large its difference: that takes 6 rounds or more" if reach >= 0.05 else
+            "a row is called significant where p < 0.05"), "",
+        "| workload | metric | " + " | ".join("%s median (min-max), CV" % c for c in configs)
+        + " | " + " | ".join("%s/%s%s" % (c, BASE, " (A/A)" if c == REPEAT else "")
+                             for c in others)
+        + "".join(" | %s sign test" % c for c in tested) + " |",
+        "|---|---|" + "---|" * (len(configs) + len(others) + len(tested)),
+    ]
+    plot = []
+    for (wl, metric), per in data.items():
+        cells = []
+        for c in configs:
+            v = list(per.get(c, {}).values())
+            x = cv(v)
+            cells.append("%s (%s-%s), %s" % (fmt(statistics.median(v)), fmt(min(v)), fmt(max(v)),
+                                             "-" if x is None else "%.1f %%" % (100 * x))
+                         if v else "-")
+        rcells = []
+        prow = [wl]
+        for c in others:
+            r = ratio(per, c)
+            if r is None:
+                rcells.append("-")
+                prow += ["1", "1", "1"]
+                continue
+            flag = " spread crosses 1" if r[1] <= 1.0 <= r[2] else ""
+            rcells.append("%.3f [%.3f-%.3f]%s" % (r[0], r[1], r[2], flag))
+            prow += ["%.4f" % x for x in r]
+        scells = [significance(per, c) for c in tested]
+        lines.append("| %s | %s | %s | %s |" % (wl, metric, " | ".join(cells),
+                                                " | ".join(rcells + scells)))
+        plot.append(prow)
+
+    if vm:
+        lines += ["", "## Per-CPU page counters (wall mode: timed runs, medians over rounds)", "",
+                  "cold %: allocations served from a cold list; pages/lock: "
+                  "pages moved per zone->lock hold by refills and drains.", "",
+                  "| workload | config | allocs | cold % | cold frees | "
+                  "refill pages/lock | drain pages/lock |",
+                  "|---|---|---|---|---|---|---|"]
+        for wl, per in vm.items():
+            for c in configs:
+                d = per.get(c)
+                if not d:
+                    continue
+                m = {k: statistics.median(v) for k, v in d.items()}
+                allocs = m.get("pgalloc_dma32", 0) + m.get("pgalloc_normal", 0)
+                cold = 100.0 * m.get("pcp_cold_alloc", 0) / allocs if allocs else 0
+                rl = m.get("pcp_refill_pages", 0) / m["pcp_refill"] if m.get("pcp_refill") else 0
+                dl = m.get("pcp_drain_pages", 0) / m["pcp_drain"] if m.get("pcp_drain") else 0
+                lines.append("| %s | %s | %d | %.1f | %d | %s | %s |" % (
+                    wl, c, allocs, cold, m.get("pcp_cold_free", 0),
+                    "%.1f" % rl if rl else "-", "%.1f" % dl if dl else "-"))
+        lines += ["", "vanilla has no pcp_* counters (they come with the series); "
+                  "its allocation count is pgalloc."]
+
+    tl, not_run = wall_targets(data, vm, load_plan(outdir))
+    lines += [""] + tl
+    lines += ["", "![wall-clock ratios to vanilla (noise-bound)](ratios.png)", ""]
+    return lines, plot, others, not_run
+
+
+def split_table(table, configs, three):
+    """load and store misses per op at each level, per configuration
+    (medians), and the DMA markers the plugin applied and lost"""
+    levels = [("L1D", "l1m", "sl1m", "xl1m"), ("L2", "l2m", "sl2m", "xl2m")] + \
+        ([("L3", "l3m", "sl3m", "xl3m")] if three else [])
+    lines = [
+        "### cachesim: load and store misses per operation", "",
+        "Simulated, medians over the rounds.  Stores: misses of store "
+        "accesses (a read for ownership on hardware); in brackets, those of "
+        "`rep` string stores (clear_page(), copy_page(): full-line writes that need no "
+        "read on current hardware).  DMA: pages marked as written by a "
+        "device (the streaming readers), applied and lost (a marker that "
+        "found no access of its page: fails the run).", "",
+        "| workload | config | " + " | ".join("%s loads | %s stores (rep)" % (n, n)
+                                              for n, _, _, _ in levels) +
+        " | DMA markers, lost |",
+        "|---|---|" + "---|---|" * len(levels) + "---|",
+    ]
+    for wl, per in table.items():
+        for c in [BASE] + [x for x in configs if x != BASE]:
+            m = per.get(c)
+            if not m:
+                continue
+            cells = ["%.1f | %.1f (%.1f)" % (m[k] - m[sk] - m[xk], m[sk] + m[xk], m[xk])
+                     for _, k, sk, xk in levels]
+            dma = sum(r["dma"] for r in m["rounds"].values())
+            lost = sum(r["dma_lost"] for r in m["rounds"].values())
+            lines.append("| %s | %s | %s | %d, %d |" % (wl, c, " | ".join(cells), dma, lost))
+    return lines + [""]
+
+
+def det_section(det, configs, wall=None, lat=None):
+    wall = wall or {}
+    lines = []
+    others = [c for c in configs if c != BASE]
+    nrounds = max((len(p.get(BASE, {}).get("rounds", {})) for t in det.values()
+                   for p in t.values()), default=0)
+    if "icount" in det:
+        lines += [
+            "## icount: instructions per operation", "",
+            "Fixed work under `-icount shift=0` (guest time counts instructions), "
+            "counted by the cachesim plugin inside each workload's measured "
+            "phase, on one vCPU (readahead_other_cpu: two, the reader on the "
+            "other); the vCPU column says whose instructions (0: the "
+            "foreground's; all: every vCPU's).  `rate` is the workload's own "
+            "metric over guest time, i.e. work per 10^9 guest instructions.  "
+            "%d rounds, interleaved, a fresh boot each, round r starting "
+            "with warm-up r in every configuration (the state earlier work "
+            "leaves sets small miss counts; guest/jobs/bench.sh); values are medians, "
+            "ratios are medians with [min-max of the per-round ratios].  "
+            "A/A repeat: vanilla's first round booted twice (one kernel, one "
+            "history), larger over smaller: the instrument's repeatability.  "
+            "A/A rounds: vanilla's largest round over its smallest, the "
+            "spread the histories add: the noise a difference has to beat.  "
+            "`(disk)`: the workload needed the virtio disk, whose completions "
+            "land at host-timed points, so its boots are not repeatable; the "
+            "others boot without one (the streaming readers read a null_blk "
+            "device that completes on a guest timer).  Counts are repeatable, "
+            "not exact: TCG counts a faulting block whole.  A rep string "
+            "instruction runs one iteration per TCG execution and is counted "
+            "once per iteration (4096 for one clear_page() by rep stosb): "
+            "`rep` is those iterations per op, and `insn, rep once` counts "
+            "each such instruction once, the figure the overhead target "
+            "judges.  A/A layout: vanilla against vanilla built with its code "
+            "and data shifted (bench/alternatives/layout.patch), larger over "
+            "smaller: the noise of comparing two binaries." % nrounds, "",
+            "| workload | vCPU | ops | vanilla insn/op | vanilla rep/op | vanilla insn, rep once | "
+            "A/A repeat | A/A rounds | A/A layout | " +
+            " | ".join("%s/vanilla, rep once" % c for c in others) + " | vanilla rate | " +
+            " | ".join("%s rate/vanilla" % c for c in others) + " |",
+            "|---|---|---|---|---|---|---|---|---|" + "---|" * (2 * len(others) + 1),
+        ]
+        for name, per, b in base_rows(det["icount"]):
+            lines.append("| %s | %s | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s |" % (
+                name, b["cpu"], b["ops"], b["insn"], b["rep"], b["insn1"],
+                rfmt(aa_repeat(per, "insn1")), rfmt(aa(per, "insn1")),
+                rfmt(aa_layout(per, "insn1")),
+                " | ".join("%s, %s" % (sfmt(per, c, "insn"), sfmt(per, c, "insn1"))
+                           for c in others),
+                fmt(b["rate"]) if b["rate"] else "-",
+                " | ".join(rfmt(rel(per, c, "rate")) for c in others)))
+        lines.append("")
+    if "cachesim" in det:
+        any_row = next(iter(next(iter(det["cachesim"].values())).values()))
+        three = any_row["levels"] == 3
+        lines += [
+            "## cachesim: simulated data-cache misses per operation", "",
+            "The same fixed work with the plugin's cache model, %s (0w: fully "
+            "associative, capacity misses only; set-associative, the conflict "
+            "misses follow where each boot places pages in physical memory), "
+            "64-byte lines, LRU, physical addresses, every level filled on a "
+            "miss, counting only inside the measured phase.  The guest kernel "
+            "read these caches from CPUID: %s.  `memory`: the accesses that "
+            "missed the last level.  hotcold/hotcold-off compares one kernel "
+            "binary with itself: only the allocator's decisions differ, not "
+            "the code or the kernel's physical layout." % (
+                any_row["geometry"], any_row["caches"] or "not reported"), "",
+            "Estimated cycles per op (`cycles`), a model, not a measurement: "
+            "one instruction per cycle plus each miss at the latency of the "
+            "level that served it, as a dependent load; %s.  `cycles, line "
+            "stores`: the same, but the misses below L1 of rep string stores "
+            "(clear_page(), copy_page()) priced as the measured extra cost of "
+            "writing a whole 4 KB page that is in L3 or in DRAM, per line: "
+            "such stores need no read on hardware.  The truth lies between "
+            "the two." % latency_text(lat), "",
+            "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | " +
+            ("vanilla L3 miss/op | " if three else "") +
+            "vanilla cycles/op | A/A repeat L1D, memory | A/A rounds L1D, memory | "
+            "A/A layout L1D, memory | " +
+            " | ".join("%s/vanilla L1D, memory, cycles, cycles line stores" % c
+                       for c in others) +
+            " | hotcold/hotcold-off memory | wall: vanilla median, hotcold/vanilla [spread] |",
+            "|---|---|---|---|---|---|---|---|" + ("---|" if three else "") +
+            "---|" * (len(others) + 2),
+        ]
+        for name, per, b in base_rows(det["cachesim"]):
+            lines.append("| %s | %s | %.1f | %.1f | %s%.0f | %s, %s | %s, %s | %s, %s | %s | %s | %s |" % (
+                name, b["cpu"], b["l1m"], b["l2m"],
+                "%.1f | " % b["l3m"] if three else "", b["cost"],
+                rfmt(aa_repeat(per, "l1m")), rfmt(aa_repeat(per, "mem")),
+                rfmt(aa(per, "l1m")), rfmt(aa(per, "mem")),
+                rfmt(aa_layout(per, "l1m")), rfmt(aa_layout(per, "mem")),
+                " | ".join("%s, %s, %s, %s" % (
+                    rfmt(rel(per, c, "l1m")), sfmt(per, c, "mem"), rfmt(rel(per, c, "cost")),
+                    rfmt(rel(per, c, "cost_line"))) for c in others),
+                same_binary(per), wall.get(name.split()[0], "-")))
+        lines.append("")
+        lines += split_table(det["cachesim"], configs, three)
+    return lines
+
+
+INTRO = """# hotcold benchmark report
+
+Three instruments, each for the claims it can support:
+
+- **cachesim** (simulated data misses per operation, exact; repeatable
+  boot for boot, since no workload does host I/O): cache warmth, i.e.
+  whether the series hands hot pages to hot users.
+- **icount** (guest instructions per operation, exact; repeatable likewise):
+  the cost of the series' code paths, and that the switch at 0 costs
+  nothing.
+- **wall** (timed runs under QEMU TCG): real-time effects, with the
+  emulator's noise (10-80 % spreads); TCG models no cache, so warmth does
+  not show here.
+
+Configurations: `vanilla`, `hotcold` (the series), `hotcold-off` (the
+series at vm.percpu_pagelist_hot_cold=0), and the bench-only alternatives
+under bench/alternatives/ when CONFIGS asks for them: `single` (the
+series' callers, cold pages at the tail of one list as in 2.6.25-4.14)
+and `nopcp` (no per-cpu lists, as before 2.5.45).  Two A/A
+configurations are vanilla against itself: `vanilla-repeat` (the same
+kernel booted again: round 1 in the deterministic modes, every round in
+wall mode) and `vanilla-layout` (vanilla built with its code and data
+shifted, bench/alternatives/layout.patch: the noise of comparing two
+binaries).
+"""
+
+
+def workload_table():
+    """the workload table (bench/workloads.tsv) as markdown"""
+    lines = ["Workloads (bench/workloads.tsv; guest/jobs/bench.sh runs them):", "",
+             "| workload | kind | modes | boot | fixed work per SCALE | what it exercises |",
+             "|---|---|---|---|---|---|"]
+    for r in workloads.table():
+        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            r["name"], r["kind"], "wall, icount, cachesim" if r["modes"] == "det" else "wall",
+            r["boot"], r["amount"], r["what"]))
+    return lines + [""]
+
+
+def summary(outdir):
+    """The compact table of README.md: per workload, instructions (icount,
+    each rep string instruction once), simulated memory accesses (last-
+    level misses) and estimated cycles (cachesim, a model, under both
+    store pricings) per op, every configuration's ratio to vanilla, with
+    the noise (the larger of 0.5 %, vanilla's rounds and its layout
+    build)."""
+    det, configs, _, _ = load_all(outdir, load_plan(outdir))
+    ic, cs = det.get("icount", {}), det.get("cachesim", {})
+    others = [c for c in configs if c != BASE]
+    cyc = [c for c in others if c != "hotcold-off"]
+    print("| workload | vanilla insn/op | hotcold insn | vanilla memory accesses/op | noise | " +
+          " | ".join("%s memory" % c for c in others) + " | vanilla cycles/op | " +
+          " | ".join("%s cycles (RFO, line)" % c for c in cyc) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(others) + "---|" + "---|" * len(cyc))
+    for name, c, b in base_rows(cs):
+        wl = name.split()[0]
+        i = ic.get(wl, {})
+        insn = i.get(BASE, {}).get("insn1")
+        print("| %s | %s | %s | %.1f | %.3f | %s | %.0f | %s |" % (
+            name, "-" if insn is None else "%.0f" % insn, rfmt(rel(i, "hotcold", "insn1")),
+            b["mem"], noise(c, "mem"),
+            " | ".join(sfmt(c, x, "mem") for x in others), b["cost"],
+            " | ".join("%s, %s" % (rfmt(rel(c, x, "cost")), rfmt(rel(c, x, "cost_line")))
+                       for x in cyc)))
+    return 0
+
+
+def compare_lines(det, configs):
+    """Every configuration against vanilla, per workload: instructions
+    (icount), simulated L1D and L2 misses (cachesim) per op, medians
+    [min-max of the per-round ratios]; vanilla's own rounds (A/A) are the
+    noise.  The table of the cover letter's first screen."""
+    ic, cs = det.get("icount", {}), det.get("cachesim", {})
+    others = [c for c in configs if c != BASE]
+    if not ic and not cs:
+        return []
+    head = "| workload | metric | vanilla | A/A rounds | " + " | ".join(others) + " |"
+    lines = [head, "|---|---|---|---|" + "---|" * len(others)]
+    for wl in list(dict.fromkeys(list(ic) + list(cs))):
+        for mode, key, label in (("cachesim", "cost", "estimated cycles/op (model; stores read for ownership)"),
+                                 ("cachesim", "cost_line", "estimated cycles/op (model; full-line string stores)"),
+                                 ("cachesim", "mem", "simulated memory accesses/op"),
+                                 ("cachesim", "l1m", "simulated L1D misses/op"),
+                                 ("icount", "insn", "instructions/op")):
+            per = det.get(mode, {}).get(wl)
+            if not per or BASE not in per:
+                continue
+            b = per[BASE][key]
+            lines.append("| %s | %s | %s | %s | %s |" % (
+                wl, label, "%.1f" % b if b < 1000 else "%.0f" % b, rfmt(aa(per, key)),
+                " | ".join(sfmt(per, c, key) for c in others)))
+    return lines
+
+
+def compare(outdir):
+    det, configs, _, _ = load_all(outdir, load_plan(outdir))
+    lines = compare_lines(det, configs)
+    if not lines:
+        print("report.py: compare: no icount or cachesim rows in %s -- NOT RUN"
+              % os.path.join(outdir, "det.csv"), file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+def report(outdir):
+    """Writes OUTDIR/report.md; 1 if a target the run asked for had no
+    data (NOT RUN) or the chart failed."""
+    lines = [INTRO] + workload_table()
+    plan = load_plan(outdir)
+    if plan is not None:
+        lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
+                                                  plan["commit"] or "unknown",
+                                                  plan["command"] or "make bench"), ""]
+    not_run = []
+    chart_rc = 0
+    det, dconfigs, _, lat = load_all(outdir, plan)
+    if not det and plan is not None and set(plan["modes"]) & {"icount", "cachesim"}:
+        lines += ["## Deterministic modes: NOT RUN (no rows in det.csv)", ""]
+        not_run.append("deterministic modes (%s): no rows in det.csv" %
+                       " ".join(m for m in plan["modes"] if m != "wall"))
+    if det:
+        lines += det_section(det, dconfigs, wall_summary(outdir), lat)
+        # the deterministic charts first: one per instrument
+        for mode in ("icount", "cachesim"):
+            if det.get(mode):
+                any_row = next(iter(next(iter(det[mode].values())).values()))
+                chart_rc |= charts.det_chart(outdir, mode, det[mode], dconfigs,
+                                             any_row.get("levels", 3))
+                lines += ["![%s: every configuration over vanilla, with the noise band](%s.png)"
+                          % (mode, mode), ""]
+        if len(dconfigs) > 3 or any(c not in (BASE, "hotcold", "hotcold-off") for c in dconfigs):
+            lines += ["## Every configuration against vanilla", "",
+                      "Median ratio to vanilla [min-max of the per-round ratios]; "
+                      "`single` and `nopcp` are bench-only kernels "
+                      "(bench/alternatives/).", ""]
+            lines += compare_lines(det, dconfigs) + [""]
+        tl, tn = det_targets(det, plan, lat)
+        lines += tl
+        not_run += tn
+        lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
+                  "reader whose progress follows the scheduler, so each kernel's "
+                  "counts hold a different amount of the reader's work (the same "
+                  "in every boot of one kernel): not like for like; they are left "
+                  "out of the targets (readahead_same_cpu is the controlled "
+                  "case).", ""]
+    rc = chart_rc
+    data, _ = load(os.path.join(outdir, "results.csv"))
+    if data:
+        wl, plot, others, tn = wall_section(outdir)
+        lines += wl
+        not_run += tn
+        rc |= charts.wall_chart(outdir, plot, others)
+    elif plan is None or "wall" in plan["modes"]:
+        lines += ["## wall: NOT RUN (no rows in results.csv)", ""]
+        not_run.append("wall mode: no rows in results.csv")
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for x in not_run:
+        print("report.py: NOT RUN: %s" % x, file=sys.stderr)
+    return 1 if not_run else rc

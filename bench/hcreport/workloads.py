@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The workload table, bench/workloads.tsv: one line per workload, read
+by scripts/bench.sh (through report.py workloads), guest/jobs/bench.sh
+and the report."""
+import os
+import sys
+
+PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "workloads.tsv")
+COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
+VALUES = {"kind": ("2002", "mix", "scenario", "micro"), "modes": ("det", "wall"),
+          "boot": ("mem", "2cpu", "disk"), "quick": ("yes", "no"), "shared": ("yes", "no")}
+
+
+class TableError(Exception):
+    pass
+
+
+def parse(text, path=PATH):
+    """[{column: value}] in the table's order; TableError names the line
+    that is not a workload line (9 tab-separated columns with known values,
+    a whole amount, a unique name)."""
+    rows, seen = [], set()
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        where = "%s:%d" % (path, n)
+        if len(f) != len(COLUMNS):
+            raise TableError("%s: %d tab-separated columns, expected %d (%s)" % (
+                where, len(f), len(COLUMNS), " ".join(COLUMNS)))
+        row = dict(zip(COLUMNS, f))
+        for k, ok in VALUES.items():
+            if row[k] not in ok:
+                raise TableError("%s: %s '%s', expected one of %s" % (where, k, row[k], ", ".join(ok)))
+        if not row["amount"].isdigit():
+            raise TableError("%s: amount '%s', expected a whole number" % (where, row["amount"]))
+        if not row["name"] or not all(c.isalnum() or c == "_" for c in row["name"]):
+            raise TableError("%s: name '%s', expected letters, digits and _" % (where, row["name"]))
+        if row["name"] in seen:
+            raise TableError("%s: %s listed twice" % (where, row["name"]))
+        seen.add(row["name"])
+        rows.append(row)
+    if not rows:
+        raise TableError("%s: no workload lines" % path)
+    return rows
+
+
+_TABLE = None
+
+
+def table():
+    """the table (read once), or exit 2 with the reason"""
+    global _TABLE
+    if _TABLE is None:
+        try:
+            with open(PATH) as f:
+                _TABLE = parse(f.read())
+        except (OSError, TableError) as e:
+            print("report.py: the workload table: %s" % e, file=sys.stderr)
+            sys.exit(2)
+    return _TABLE
+
+
+def names(rows=None, **want):
+    """the names of the workloads whose columns have the values asked for"""
+    return [r["name"] for r in (rows if rows is not None else table())
+            if all(r[k] == v for k, v in want.items())]
+
+
+def kind(name):
+    for r in table():
+        if r["name"] == name:
+            return r["kind"]
+    return None
+
+
+def scenarios():
+    return names(kind="scenario")
+
+
+def is_shared(name):
+    """a streaming reader shares the measured CPU: each kernel's counts
+    hold a different amount of the reader's work (not like for like)"""
+    return name in names(shared="yes")
+
+
+def main(args):
+    """report.py workloads [COLUMN=VALUE...]: the names, one line; an
+    unknown column or value is an error"""
+    want = {}
+    for a in args:
+        k, eq, v = a.partition("=")
+        if not eq or k not in COLUMNS:
+            print("report.py workloads: '%s': expected COLUMN=VALUE, COLUMN one of %s" %
+                  (a, " ".join(COLUMNS)), file=sys.stderr)
+            return 2
+        if k in VALUES and v not in VALUES[k]:
+            print("report.py workloads: %s=%s: %s is one of %s" % (k, v, k, ", ".join(VALUES[k])),
+                  file=sys.stderr)
+            return 2
+        want[k] = v
+    print(" ".join(names(**want)))
+    return 0
