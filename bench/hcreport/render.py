@@ -57,11 +57,20 @@ def same_binary(per):
     return "%.3f" % (a / b) if a is not None and b else "-"
 
 
+def undecided(per):
+    """hotcold made no hot/cold decision in any round (its pcp_cold_*
+    counters stayed 0): it ran upstream's code there"""
+    rs = per.get("hotcold", {}).get("rounds", {}).values()
+    return bool(rs) and all(r.get("hc_events") == 0 for r in rs)
+
+
 def base_rows(table):
     """(name, per-config metrics, vanilla's) of each workload vanilla ran"""
     for wl, per in table.items():
         if per.get(BASE):
             tags = (["shared CPU"] if workloads.is_shared(wl) else []) + boot_tags(per[BASE])
+            if undecided(per):
+                tags.append("no hot/cold decision")
             yield wl + (" (%s)" % ", ".join(tags) if tags else ""), per, per[BASE]
 
 

@@ -136,7 +136,9 @@ def det_targets(det, plan=None, lat=None):
         if wl in workloads.scenarios():
             r = rel(per, "hotcold", "mem")
             if r is not None:
-                scen_all.append("%s %.3f" % (wl, r))
+                hc = per.get("hotcold", {}).get("rounds", {}).values()
+                none = bool(hc) and all(x.get("hc_events") == 0 for x in hc)
+                scen_all.append("%s %.3f%s" % (wl, r, " (no hot/cold decision)" if none else ""))
                 if r <= 0.85:
                     scen_wins.append(wl)
 

@@ -414,6 +414,20 @@ class DetTargets(unittest.TestCase):
         with open(os.path.join(run.dir, "cachesim-l2m.dat")) as f:
             self.assertIn("pagefault_anon 1.20000 1.20000 1.20000", f.read())
 
+    def test_scenario_without_a_decision_is_marked(self):
+        # exit_flood under a CPU model whose cache slice exceeds the
+        # exiting processes: hotcold freed nothing cold
+        run = Run(FULL)
+        rows = det_rounds("exit_flood", 5.0) + det_rounds("exit_flood", 5.0, mode="icount")
+        for r in rows:
+            if r["config"] == "hotcold":
+                r["hc_events"] = 0
+        run.det(rows)
+        rc, lines, _ = run.report()
+        self.assertIn("exit_flood 1.000 (no hot/cold decision)",
+                      target(lines, "hotcold's memory accesses (last-level misses) per op at least 15 %"))
+        self.assertTrue(any(x.startswith("| exit_flood (no hot/cold decision) |") for x in lines))
+
     def test_scenarios_met_and_missed(self):
         run = Run(FULL)
         run.det(det_rounds("exit_flood", 1.0) + det_rounds("reclaim_flood", 1.5) +

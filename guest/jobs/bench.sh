@@ -333,7 +333,7 @@ run mixed_pagefault 0 mixed $B/pagefault anon 4194304 1 "$SECS" "$(amount mixed_
 run mixed_trunc80k 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(amount mixed_trunc80k)"
 run mixed_sdet all mixed sdet 2 "$(amount mixed_sdet)"
 # scenarios: a fixed amount of work in every mode
-run exit_flood 0 $B/flood exit 24 4 1024 "$(amount exit_flood)"
+run exit_flood 0 $B/flood exit 40 4 1024 "$(amount exit_flood)"
 run reclaim_flood 0 reclaim_flood "$(amount reclaim_flood)"
 run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_cpu)"
 run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
