@@ -36,6 +36,18 @@ t_exit_frees_cold() {
 }
 tap_run "large_exit_frees_cold" t_exit_frees_cold
 
+# and one with less than the cache frees hot: dd with a 1 MB buffer (a rule
+# that freed every exit cold, or inverted the threshold, fails here)
+t_small_exit_frees_hot() {
+	local before after
+	before=$(vmstat pcp_cold_free)
+	dd if=/dev/zero of=/dev/null bs=1M count=1 2>/dev/null
+	after=$(vmstat pcp_cold_free)
+	echo "1 MB process exited: pcp_cold_free +$((after - before))"
+	[ $((after - before)) -lt 64 ] || die "a 1 MB process freed $((after - before)) pages cold"
+}
+tap_run "small_exit_frees_hot" t_small_exit_frees_hot
+
 t_zoneinfo_fields() {
 	local f
 	for f in hot: cold:; do
@@ -51,21 +63,25 @@ t_sysctl_default() {
 }
 tap_run "sysctl_default_is_1" t_sysctl_default
 
+# every case that writes the switch puts back the value it found
 t_sysctl_bad_input() {
-	local v long
+	local v long found
+	found=$(cat $HC)
 	long=$(printf '%0300d' 7)
 	for v in 2 -1 abc "" "$long"; do
 		if echo "$v" >$HC 2>/dev/null; then
+			echo "$found" >$HC
 			die "'$v' was accepted"
 		fi
-		[ "$(cat $HC)" = 1 ] || die "'$v' changed the value to $(cat $HC)"
+		[ "$(cat $HC)" = "$found" ] || die "'$v' changed the value to $(cat $HC)"
 	done
 	echo 0 >$HC || die "0 refused"
 	[ "$(cat $HC)" = 0 ] || die "0 not taken"
-	echo 5 >$HC 2>/dev/null && die "5 accepted while at 0"
+	echo 5 >$HC 2>/dev/null && { echo "$found" >$HC; die "5 accepted while at 0"; }
 	[ "$(cat $HC)" = 0 ] || die "5 changed the value"
 	echo 1 >$HC || die "1 refused"
 	[ "$(cat $HC)" = 1 ] || die "1 not taken"
+	echo "$found" >$HC || die "cannot put back $found"
 }
 tap_run "sysctl_refuses_bad_input" t_sysctl_bad_input
 
@@ -84,7 +100,7 @@ t_readahead_is_cold() {
 tap_run "readahead_allocates_cold" t_readahead_is_cold
 
 t_reclaim_frees_cold() {
-	local free0 free1 fill
+	local free0 free1 steal0 steal1 fill
 	drop_caches
 	# Pin memory in a tmpfs of its own so that /mnt/big (larger than the
 	# guest's RAM) cannot fit in what is left, and reading it reclaims.
@@ -94,11 +110,17 @@ t_reclaim_frees_cold() {
 	mount -t tmpfs -o size="${fill}m" fill /tmp/fillfs || die "cannot mount a tmpfs"
 	dd if=/dev/zero of=/tmp/fillfs/fill bs=1M count="$fill" 2>/dev/null || true
 	free0=$(vmstat pcp_cold_free)
+	steal0=$(($(vmstat pgsteal_kswapd) + $(vmstat pgsteal_direct)))
 	dd if=/mnt/big of=/dev/null bs=1M 2>/dev/null || die "read failed"
 	free1=$(vmstat pcp_cold_free)
+	steal1=$(($(vmstat pgsteal_kswapd) + $(vmstat pgsteal_direct)))
 	umount /tmp/fillfs
-	echo "pinned $fill MB, read /mnt/big: pcp_cold_free +$((free1 - free0)), pgsteal $(vmstat pgsteal_kswapd)+$(vmstat pgsteal_direct)"
-	[ $((free1 - free0)) -gt 0 ] || die "reclaim freed nothing cold"
+	echo "pinned $fill MB, read /mnt/big: pcp_cold_free +$((free1 - free0)), pgsteal +$((steal1 - steal0))"
+	[ $((steal1 - steal0)) -ge 4096 ] || die "the read reclaimed only $((steal1 - steal0)) pages"
+	# reclaimed order-0 page cache goes to the cold queue: most of what
+	# was stolen (a path that freed its full batches hot leaves 1 in 32)
+	[ $((2 * (free1 - free0))) -ge $((steal1 - steal0)) ] ||
+		die "reclaim freed $((free1 - free0)) pages cold of $((steal1 - steal0)) reclaimed"
 }
 tap_run "reclaim_frees_cold" t_reclaim_frees_cold
 
@@ -131,14 +153,15 @@ t_cpu_offline_drains() {
 tap_run "cpu_offline_drains_both_queues" t_cpu_offline_drains
 
 t_switch_off_is_vanilla() {
-	local c0 c1
+	local c0 c1 found
+	found=$(cat $HC)
 	echo 0 >$HC
 	[ "$(pcp_field 0 cold)" = 0 ] || die "cold pages left on cpu0 after switching off"
 	drop_caches
 	c0=$(vmstat pcp_cold_alloc)
 	dd if=/mnt/big of=/dev/null bs=1M count=16 2>/dev/null
 	c1=$(vmstat pcp_cold_alloc)
-	echo 1 >$HC
+	echo "$found" >$HC
 	[ "$c1" = "$c0" ] || die "pcp_cold_alloc moved by $((c1 - c0)) with the switch off"
 }
 tap_run "switch_off_serves_nothing_cold" t_switch_off_is_vanilla
