@@ -60,25 +60,38 @@ SCALE=${SCALE:-2}
 DET_ROUNDS=${DET_ROUNDS:-3}
 # The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
 # the names of the workloads whose columns have those values
+# (called in $(...): its callers check its status, since fail only ends
+# the subshell)
 table() {
-	python3 "$ROOT/bench/report.py" workloads "$@" ||
-		fail "bench/workloads.tsv: the workload table does not parse (above)"
+	python3 "$ROOT/bench/report.py" workloads "$@"
 }
-ALL_WORKLOADS=$(table)
+# checked here, before any result is touched
+ALL_WORKLOADS=$(table) ||
+	fail "bench/workloads.tsv: the workload table does not parse (above) -- nothing was run"
 for w in ${WORKLOADS:-}; do
+	# (-NAME: every workload but NAME, in wall mode)
 	case " $ALL_WORKLOADS " in
-	*" $w "*) ;;
-	*) fail "unknown workload '$w' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
+	*" ${w#-} "*) ;;
+	*) fail "unknown workload '${w#-}' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
 	esac
 done
+case $SCALE in
+'' | *[!0-9]* | 0) fail "SCALE=$SCALE: expected a whole number, 1 or more" ;;
+esac
+case $SECS in
+'' | *[!0-9]* | 0) fail "SECS=$SECS: expected a whole number of seconds, 1 or more" ;;
+esac
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
 	# under 10 minutes: the table's quick workloads (the scenarios and the
 	# cheapest of the 2002 workloads; SDET, 240 million instructions even
 	# at scale 1, is left to the full run) in every mode, no repeat boot
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 REPEAT=
-	DET_WORKLOADS=${WORKLOADS:-$(table quick=yes modes=det)}
-	WALL_WORKLOADS=${WORKLOADS:-$(table quick=yes)}
+	if ! quick_det=$(table quick=yes modes=det) || ! quick_wall=$(table quick=yes); then
+		fail "bench/workloads.tsv: no QUICK workloads (above)"
+	fi
+	DET_WORKLOADS=${WORKLOADS:-$quick_det}
+	WALL_WORKLOADS=${WORKLOADS:-$quick_wall}
 else
 	DET_WORKLOADS=${WORKLOADS:-}
 	WALL_WORKLOADS=${WORKLOADS:-}
@@ -86,7 +99,8 @@ fi
 # a workload of wall mode only (the in-kernel microbenchmark) is not asked
 # of the deterministic modes
 if [ -n "$DET_WORKLOADS" ]; then
-	wall_only=" $(table modes=wall) " d=
+	wall_only=" $(table modes=wall) " || fail "bench/workloads.tsv: see above"
+	d=
 	for w in $DET_WORKLOADS; do
 		case $wall_only in *" $w "*) ;; *) d="$d $w" ;; esac
 	done
@@ -133,8 +147,13 @@ case " $want_configs " in
 *" vanilla "*) ;;
 *) fail "CONFIGS=$want_configs: vanilla is the baseline every ratio needs -- add it" ;;
 esac
-# the kernels those configurations boot
-BENCH_FLAVOURS=$(for c in $CONFIGS; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
+# the kernels those configurations boot (vanilla-layout only in the
+# deterministic modes)
+case " $MODES " in
+*" icount "* | *" cachesim "*) boot_configs=$CONFIGS ;;
+*) boot_configs=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done) ;;
+esac
+BENCH_FLAVOURS=$(for c in $boot_configs; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
 case $DET_ROUNDS in
 '' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
 esac
@@ -190,6 +209,7 @@ export BENCH_STAMP
 	echo "modes=$MODES"
 	echo "configs=$(printf '%s' "$want_configs" | tr -s ' \n' '  ')"
 	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
+	echo "det_rounds=$DET_ROUNDS"
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
 	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
 	# the stamp of report.md: when, on what, asked how
@@ -275,10 +295,11 @@ wall_mode() {
 # det_workloads PART: the guest's workload list for one boot (names), or
 # "none"
 det_workloads() {
-	local part=$1 w out='' only
+	local part=$1 w out='' only list
 	# shellcheck disable=SC2086,SC2116 # the echo joins the list with single spaces
 	only=" $(echo $DET_WORKLOADS) "
-	for w in $(table boot="$part" modes=det); do
+	list=$(table boot="$part" modes=det) || return 1
+	for w in $list; do
 		case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
 	done
 	echo "${out:-none}"
@@ -309,7 +330,7 @@ det_boot() {
 det_one() {
 	local mode=$1 c=${2%/*} r=${2##*/} part wl
 	for part in mem disk 2cpu; do
-		wl=$(det_workloads $part)
+		wl=$(det_workloads $part) || return 1
 		[ "$wl" != none ] || continue
 		# shellcheck disable=SC2086 # a list of workloads
 		det_boot "$mode" "$c" "$r" "$([ $part = 2cpu ] && echo 2 || echo 1)" $part $wl || return 1

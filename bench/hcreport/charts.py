@@ -61,13 +61,18 @@ def det_chart(outdir, mode, table, configs, levels=3):
     """OUTDIR/MODE.png: per workload, each configuration's median ratio to
     vanilla with the min-max of its per-round ratios, and the noise band
     (vanilla's A/A: the larger of 0.5 %, its rounds and the layout build)
-    drawn around 1.  No clipping.  0, or 1 if gnuplot failed."""
+    drawn around 1.  No clipping.  0, 1 if gnuplot failed, or None when
+    there is nothing to compare (no chart, and no stale one left)."""
     from .stats import noise, rel, rel_spread
     others = [c for c in configs if c != BASE]
     panels = [p for p in DET_PANELS[mode] if p[0] != "l3m" or levels == 3]
     rows = [(wl, per) for wl, per in table.items() if per.get(BASE)]
+    png = os.path.join(outdir, "%s.png" % mode)
+    # never a previous run's chart beside this run's report
+    if os.path.exists(png):
+        os.unlink(png)
     if not rows or not others:
-        return 0
+        return None
     plots = []
     for key, title in panels:
         dat = os.path.join(outdir, "%s-%s.dat" % (mode, key))
@@ -95,7 +100,6 @@ def det_chart(outdir, mode, table, configs, levels=3):
                  "title 'noise: vanilla A/A (rounds, layout; at least 0.5 %%)'" % (dat, n, n + 1))
         plots.append("set title '%s: %s, ratio to vanilla (median; bars: per-round min-max)'\n"
                      "plot %s" % (mode, title, cols))
-    png = os.path.join(outdir, "%s.png" % mode)
     nrow = (len(plots) + 1) // 2 if len(plots) > 1 else 1
     ncol = 2 if len(plots) > 1 else 1
     script = """set terminal png size %d,%d noenhanced

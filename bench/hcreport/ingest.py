@@ -37,6 +37,7 @@ def load_plan(outdir):
     return {"modes": kv.get("modes", "").split(), "configs": kv.get("configs", "").split(),
             "geometry": (kv.get("geometry", "").split() or [None])[0],
             "repeat": kv.get("repeat", "0") == "1",
+            "det_rounds": int(kv["det_rounds"]) if kv.get("det_rounds", "").isdigit() else None,
             "workloads": kv.get("workloads", "").split(),
             "date": kv.get("date", ""), "commit": kv.get("commit", ""),
             "command": kv.get("command", "")}

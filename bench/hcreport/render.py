@@ -341,25 +341,30 @@ def summary(outdir):
     level misses) and estimated cycles (cachesim, a model, under both
     store pricings) per op, every configuration's ratio to vanilla, with
     the noise (the larger of 0.5 %, vanilla's rounds and its layout
-    build)."""
+    build).  1, with the reason, when det.csv has no cachesim rows."""
     det, configs, _, _ = load_all(outdir, load_plan(outdir))
     ic, cs = det.get("icount", {}), det.get("cachesim", {})
+    if not any(per.get(BASE) for per in cs.values()):
+        print("report.py: summary: no cachesim rows of vanilla in %s -- NOT RUN"
+              % os.path.join(outdir, "det.csv"), file=sys.stderr)
+        return 1
     others = [c for c in configs if c != BASE]
     cyc = [c for c in others if c != "hotcold-off"]
-    print("| workload | vanilla insn/op | hotcold insn | vanilla memory accesses/op | noise | " +
-          " | ".join("%s memory" % c for c in others) + " | vanilla cycles/op | " +
-          " | ".join("%s cycles (RFO, line)" % c for c in cyc) + " |")
-    print("|---|---|---|---|---|" + "---|" * len(others) + "---|" + "---|" * len(cyc))
+    head = (["workload", "vanilla insn/op", "hotcold insn", "vanilla memory accesses/op",
+             "noise"] + ["%s memory" % c for c in others] + ["vanilla cycles/op"] +
+            ["%s cycles (RFO, line)" % c for c in cyc])
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
     for name, c, b in base_rows(cs):
         wl = name.split()[0]
         i = ic.get(wl, {})
         insn = i.get(BASE, {}).get("insn1")
-        print("| %s | %s | %s | %.1f | %.3f | %s | %.0f | %s |" % (
-            name, "-" if insn is None else "%.0f" % insn, rfmt(rel(i, "hotcold", "insn1")),
-            b["mem"], noise(c, "mem"),
-            " | ".join(sfmt(c, x, "mem") for x in others), b["cost"],
-            " | ".join("%s, %s" % (rfmt(rel(c, x, "cost")), rfmt(rel(c, x, "cost_line")))
-                       for x in cyc)))
+        cells = ([name, "-" if insn is None else "%.0f" % insn, rfmt(rel(i, "hotcold", "insn1")),
+                  "%.1f" % b["mem"], "%.3f" % noise(c, "mem")] +
+                 [sfmt(c, x, "mem") for x in others] + ["%.0f" % b["cost"]] +
+                 ["%s, %s" % (rfmt(rel(c, x, "cost")), rfmt(rel(c, x, "cost_line")))
+                  for x in cyc])
+        print("| " + " | ".join(cells) + " |")
     return 0
 
 
@@ -423,10 +428,12 @@ def report(outdir):
         for mode in ("icount", "cachesim"):
             if det.get(mode):
                 any_row = next(iter(next(iter(det[mode].values())).values()))
-                chart_rc |= charts.det_chart(outdir, mode, det[mode], dconfigs,
-                                             any_row.get("levels", 3))
-                lines += ["![%s: every configuration over vanilla, with the noise band](%s.png)"
-                          % (mode, mode), ""]
+                crc = charts.det_chart(outdir, mode, det[mode], dconfigs,
+                                       any_row.get("levels", 3))
+                if crc is not None:
+                    chart_rc |= crc
+                    lines += ["![%s: every configuration over vanilla, with the noise "
+                              "band](%s.png)" % (mode, mode), ""]
         if len(dconfigs) > 3 or any(c not in (BASE, "hotcold", "hotcold-off") for c in dconfigs):
             lines += ["## Every configuration against vanilla", "",
                       "Median ratio to vanilla [min-max of the per-round ratios]; "

@@ -63,25 +63,31 @@ t_sysctl_default() {
 }
 tap_run "sysctl_default_is_1" t_sysctl_default
 
-# every case that writes the switch puts back the value it found
+# every case that writes the switch puts back the value it found, on
+# failure too (sw_die), so that the cases after it run as booted
+SW_FOUND=
+sw_die() {
+	[ -z "$SW_FOUND" ] || echo "$SW_FOUND" >$HC 2>/dev/null
+	die "$@"
+}
+
 t_sysctl_bad_input() {
-	local v long found
-	found=$(cat $HC)
+	local v long
+	SW_FOUND=$(cat $HC)
 	long=$(printf '%0300d' 7)
 	for v in 2 -1 abc "" "$long"; do
 		if echo "$v" >$HC 2>/dev/null; then
-			echo "$found" >$HC
-			die "'$v' was accepted"
+			sw_die "'$v' was accepted"
 		fi
-		[ "$(cat $HC)" = "$found" ] || die "'$v' changed the value to $(cat $HC)"
+		[ "$(cat $HC)" = "$SW_FOUND" ] || sw_die "'$v' changed the value to $(cat $HC)"
 	done
-	echo 0 >$HC || die "0 refused"
-	[ "$(cat $HC)" = 0 ] || die "0 not taken"
-	echo 5 >$HC 2>/dev/null && { echo "$found" >$HC; die "5 accepted while at 0"; }
-	[ "$(cat $HC)" = 0 ] || die "5 changed the value"
-	echo 1 >$HC || die "1 refused"
-	[ "$(cat $HC)" = 1 ] || die "1 not taken"
-	echo "$found" >$HC || die "cannot put back $found"
+	echo 0 >$HC || sw_die "0 refused"
+	[ "$(cat $HC)" = 0 ] || sw_die "0 not taken"
+	echo 5 >$HC 2>/dev/null && sw_die "5 accepted while at 0"
+	[ "$(cat $HC)" = 0 ] || sw_die "5 changed the value"
+	echo 1 >$HC || sw_die "1 refused"
+	[ "$(cat $HC)" = 1 ] || sw_die "1 not taken"
+	echo "$SW_FOUND" >$HC || die "cannot put back $SW_FOUND"
 }
 tap_run "sysctl_refuses_bad_input" t_sysctl_bad_input
 
@@ -153,15 +159,15 @@ t_cpu_offline_drains() {
 tap_run "cpu_offline_drains_both_queues" t_cpu_offline_drains
 
 t_switch_off_is_vanilla() {
-	local c0 c1 found
-	found=$(cat $HC)
+	local c0 c1
+	SW_FOUND=$(cat $HC)
 	echo 0 >$HC
-	[ "$(pcp_field 0 cold)" = 0 ] || die "cold pages left on cpu0 after switching off"
+	[ "$(pcp_field 0 cold)" = 0 ] || sw_die "cold pages left on cpu0 after switching off"
 	drop_caches
 	c0=$(vmstat pcp_cold_alloc)
 	dd if=/mnt/big of=/dev/null bs=1M count=16 2>/dev/null
 	c1=$(vmstat pcp_cold_alloc)
-	echo "$found" >$HC
+	echo "$SW_FOUND" >$HC
 	[ "$c1" = "$c0" ] || die "pcp_cold_alloc moved by $((c1 - c0)) with the switch off"
 }
 tap_run "switch_off_serves_nothing_cold" t_switch_off_is_vanilla
