@@ -177,7 +177,7 @@ def split_table(table, configs, three):
         "`rep` string stores (clear_page(), copy_page(): full-line writes that need no "
         "read on current hardware).  DMA: pages marked as written by a "
         "device (the streaming readers), applied and lost (a marker that "
-        "found no access of its page: fails the run).", "",
+        "found no access of its page: the DMA target misses).", "",
         "| workload | config | " + " | ".join("%s loads | %s stores (rep)" % (n, n)
                                               for n, _, _, _ in levels) +
         " | DMA markers, lost |",

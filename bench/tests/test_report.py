@@ -505,6 +505,19 @@ class DetTargets(unittest.TestCase):
         self.assertEqual(head.count("|"), sep.count("|"))
         self.assertEqual(head.count("|"), row.count("|"))
 
+    def test_scenario_win_within_the_noise_does_not_count(self):
+        # exit_flood 20 % below vanilla, but vanilla's rounds are 40 % apart
+        run = Run(FULL)
+        rows = det_rounds("exit_flood", 4.0) + det_rounds("reclaim_flood", 1.0) + \
+            det_rounds("exit_flood", 5.0, mode="icount")
+        for r in rows:
+            if r["workload"] == "exit_flood" and r["config"] == "vanilla" and r["round"] == 2:
+                r["l2m_k"] = 7.0 * 100
+        run.det(rows)
+        rc, lines, _ = run.report()
+        self.assertIn(": missed (", target(lines, "hotcold's memory accesses (last-level misses)"))
+        self.assertIn("(within the noise, 0.400)", target(lines, "hotcold's memory accesses"))
+
     def test_scenarios_met_and_missed(self):
         run = Run(FULL)
         run.det(det_rounds("exit_flood", 1.0) + det_rounds("reclaim_flood", 1.5) +
