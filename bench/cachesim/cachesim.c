@@ -270,6 +270,12 @@ static void phase_begin(void)
 		memset(vcpus[i].insns, 0, sizeof(vcpus[i].insns));
 		memset(vcpus[i].st, 0, sizeof(vcpus[i].st));
 		vcpus[i].dma = vcpus[i].dma_lost = 0;
+		/*
+		 * A marker still pending from before the phase belongs to no
+		 * phase: its task was killed between the marker and its load
+		 * (the mixes' streaming readers are), and the load never comes.
+		 */
+		vcpus[i].dma_pending = 0;
 		memset(vcpus[i].rep_iters, 0, sizeof(vcpus[i].rep_iters));
 		memset(vcpus[i].rep_execs, 0, sizeof(vcpus[i].rep_execs));
 	}

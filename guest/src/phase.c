@@ -17,6 +17,11 @@
  *   page).  The plugin must apply every marker to the page read, not to
  *   the fault's accesses, so every line read misses L1.
  *   prints: pages=<pages marked> lines=<lines read in the phase>
+ *        phase orphan
+ *   orphan: execute a DMA marker whose next instruction loads nothing,
+ *   outside any phase, and exit: the marker stays pending, as when a
+ *   streaming reader is killed between a marker and its load.  The
+ *   plugin must not count it against the next phase (dma_lost).
  */
 #include <string.h>
 #include <sys/syscall.h>
@@ -66,6 +71,12 @@ static int dma(long pages)
 	return 0;
 }
 
+static int orphan(void)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80; .long 0x48430003\n\tnop" ::: "memory");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "begin")) {
@@ -80,6 +91,8 @@ int main(int argc, char **argv)
 		return walk(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "dma"))
 		return dma(atol(argv[2]));
-	fprintf(stderr, "usage: %s begin|end|walk BYTES PASSES|dma PAGES\n", argv[0]);
+	if (argc == 2 && !strcmp(argv[1], "orphan"))
+		return orphan();
+	fprintf(stderr, "usage: %s begin|end|walk BYTES PASSES|dma PAGES|orphan\n", argv[0]);
 	return 2;
 }
