@@ -8,6 +8,19 @@ import sys
 from .ingest import BASE
 
 
+# every chart: clustered bars with error bars (per-round min-max), a line
+# at 1 (vanilla), the y range from the data (no clipping)
+HISTOGRAM = """set key outside top center horizontal font ',9'
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set xtics rotate by -45 font ',8'
+set grid ytics
+set autoscale y
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
+"""
+
+
 def gnuplot(script):
     """run gnuplot on SCRIPT: 0, or 1 with the reason on stderr"""
     try:
@@ -34,16 +47,8 @@ def wall_chart(outdir, plot, others):
     script = """set terminal png size 1400,600 noenhanced
 set output '%s'
 set title 'wall clock (noise-bound: TCG timing, 10-80 %% spreads; the deterministic charts are the result): ratio to vanilla, median; bars: min-max of per-round ratios (alloc_* rows are ns per op: lower is better)'
-set key outside top center horizontal
-set style data histogram
-set style histogram errorbars gap 2 lw 1
-set style fill solid 0.6 border -1
-set xtics rotate by -45 font ',9'
-set grid ytics
-set autoscale y
-set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
-plot %s
-""" % (png, cols)
+%splot %s
+""" % (png, HISTOGRAM, cols)
     return gnuplot(script)
 
 
@@ -104,16 +109,8 @@ def det_chart(outdir, mode, table, configs, levels=3):
     ncol = 2 if len(plots) > 1 else 1
     script = """set terminal png size %d,%d noenhanced
 set output '%s'
-set key outside top center horizontal font ',9'
-set style data histogram
-set style histogram errorbars gap 2 lw 1
-set style fill solid 0.6 border -1
-set xtics rotate by -45 font ',8'
-set grid ytics
-set autoscale y
-set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
-set multiplot layout %d,%d title '%s (deterministic; simulated where it says so)'
+%sset multiplot layout %d,%d title '%s (deterministic; simulated where it says so)'
 %s
 unset multiplot
-""" % (900 * ncol, 520 * nrow, png, nrow, ncol, mode, "\n".join(plots))
+""" % (900 * ncol, 520 * nrow, png, HISTOGRAM, nrow, ncol, mode, "\n".join(plots))
     return gnuplot(script)

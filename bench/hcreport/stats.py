@@ -42,27 +42,25 @@ def aa(per, key):
         return None
     return max(vs) / min(vs)
 
-def aa_repeat(per, key):
-    """vanilla's first round against its repeat (one kernel, one history,
-    two boots), larger over smaller: the instrument's repeatability"""
-    a = per.get(BASE, {}).get("rounds", {}).get(1, {}).get(key)
-    b = per.get(REPEAT, {}).get("rounds", {}).get(1, {}).get(key)
+def larger_over_smaller(a, b):
+    """an A/A ratio: 1.0 for equal values, None without both or with 0"""
     if a is None or b is None:
         return None
     if a == b:
         return 1.0
     return max(a, b) / min(a, b) if min(a, b) else None
 
+
+def aa_repeat(per, key):
+    """vanilla's first round against its repeat (one kernel, one history,
+    two boots), larger over smaller: the instrument's repeatability"""
+    return larger_over_smaller(per.get(BASE, {}).get("rounds", {}).get(1, {}).get(key),
+                               per.get(REPEAT, {}).get("rounds", {}).get(1, {}).get(key))
+
 def aa_layout(per, key):
     """vanilla built with a shifted layout against vanilla, medians,
     larger over smaller: the noise of comparing two binaries"""
-    a = per.get(BASE, {}).get(key)
-    b = per.get(LAYOUT, {}).get(key)
-    if a is None or b is None:
-        return None
-    if a == b:
-        return 1.0
-    return max(a, b) / min(a, b) if min(a, b) else None
+    return larger_over_smaller(per.get(BASE, {}).get(key), per.get(LAYOUT, {}).get(key))
 
 
 def noise(per, key):
