@@ -44,6 +44,13 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       det.csv rows of one boot: the guest's
                                       hotcold-phase lines matched, in order,
                                       with the plugin's phase records
+       report.py icount-rows CACHESIM.csv [ICOUNT.csv]
+                                      the icount rows of a cachesim boot's
+                                      rows (the same instructions, no cache
+                                      counts); with ICOUNT.csv, the rows of
+                                      an icount boot of the same
+                                      configuration and round, which must
+                                      agree with them, or exit 1
 """
 import os
 import sys
@@ -52,12 +59,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # the names the command line and the unit tests use
 __all__ = ["ASSUMED", "BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "charts", "compare", "cv",
-           "det_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
+           "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
            "price", "report", "sign_test", "summary", "workloads"]
 
 from hcreport import charts, workloads  # noqa: E402,F401
 from hcreport.ingest import (ASSUMED, BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
-                             det_rows, load_all, load_calibration, load_det, load_plan,
+                             det_rows, icount_rows, load_all, load_calibration, load_det, load_plan,
                              price)
 from hcreport.render import compare, report, summary  # noqa: E402,F401
 from hcreport.stats import cv, noise, sign_test  # noqa: E402,F401
@@ -70,6 +77,8 @@ def main():
         return 0
     if cmd == "det-rows" and len(sys.argv) == 8:
         return det_rows(*sys.argv[2:8])
+    if cmd == "icount-rows" and len(sys.argv) in (3, 4):
+        return icount_rows(*sys.argv[2:])
     if cmd == "workloads":
         return workloads.main(sys.argv[2:])
     if cmd == "summary" and len(sys.argv) == 3:

@@ -8,7 +8,10 @@
 #             with TCG's noise.
 #   icount    fixed work under -icount shift=0 (one guest instruction per
 #             guest ns) with the cachesim plugin counting instructions only:
-#             instructions per operation, exact and repeatable.
+#             instructions per operation, exact and repeatable.  Beside
+#             cachesim, only vanilla's first round boots for it, and must
+#             agree with cachesim's; the rest comes from the cachesim boots
+#             (icount_derived below).
 #   cachesim  the same fixed work with the plugin simulating the data
 #             caches (bench/cachesim): misses per operation at each level
 #             inside the measured phase, priced in cycles with latencies
@@ -165,6 +168,55 @@ for m in $MODES; do
 	esac
 done
 
+# only_boot "WORKLOAD..." BOOT: those of the workloads whose table boot is
+# BOOT ('': any other than prog); -NAME exclusions go with the boot of NAME
+only_boot() {
+	local prog w out=''
+	prog=" $(table boot=prog) " || return 1
+	for w in $1; do
+		case "$2,$prog" in
+		prog,*" ${w#-} "*) out="$out $w" ;;
+		,*" ${w#-} "*) ;;
+		,*) out="$out $w" ;;
+		esac
+	done
+	echo "${out# }"
+}
+
+# wall_lists: set WALL_MAIN and WALL_PROG, the workload lists of the wall
+# boots without and with the programs archive (empty: no such boot).  A
+# list of exclusions only (or none) means every workload but those.
+wall_lists() {
+	local w excl_only=1 prog
+	prog=$(table boot=prog) || return 1
+	for w in $WALL_WORKLOADS; do
+		case $w in -*) ;; *) excl_only=0 ;; esac
+	done
+	if [ $excl_only = 1 ]; then
+		WALL_MAIN=$WALL_WORKLOADS WALL_PROG=
+		for w in $prog; do
+			WALL_MAIN="$WALL_MAIN -$w"
+			case " $WALL_WORKLOADS " in *" -$w "*) ;; *) WALL_PROG="$WALL_PROG $w" ;; esac
+		done
+		WALL_MAIN=${WALL_MAIN# } WALL_PROG=${WALL_PROG# }
+	else
+		WALL_MAIN=$(only_boot "$WALL_WORKLOADS" '') && WALL_PROG=$(only_boot "$WALL_WORKLOADS" prog) || return 1
+	fi
+}
+
+# det_workloads PART: the guest's workload list for one boot (names), or
+# "none"
+det_workloads() {
+	local part=$1 w out='' only list
+	# shellcheck disable=SC2086,SC2116 # the echo joins the list with single spaces
+	only=" $(echo $DET_WORKLOADS) "
+	list=$(table boot="$part" modes=det) || return 1
+	for w in $list; do
+		case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
+	done
+	echo "${out:-none}"
+}
+
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
 "$ROOT/scripts/source.sh" || exit 1
@@ -173,6 +225,16 @@ for f in $BENCH_FLAVOURS; do
 	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
+# the real programs' archive, if a boot of the run needs it
+wall_lists || fail "bench/workloads.tsv: see above"
+det_prog=
+case " $MODES " in
+*" icount "* | *" cachesim "*) det_prog=$(det_workloads prog) || fail "bench/workloads.tsv: see above" ;;
+esac
+case " $MODES " in *" wall "*) ;; *) WALL_PROG= ;; esac
+if [ -n "$WALL_PROG" ] || { [ -n "$det_prog" ] && [ "$det_prog" != none ]; }; then
+	"$ROOT/scripts/programs.sh" || exit 1
+fi
 "$ROOT/scripts/disk.sh" || exit 1
 # shellcheck disable=SC2086 # a list of flavours
 "$ROOT/scripts/modules.sh" $BENCH_FLAVOURS || exit 1
@@ -241,33 +303,44 @@ wall_mode() {
 	for c in $CONFIGS $REPEAT; do
 		case $c in vanilla-layout:*) ;; *) configs="$configs $c" ;; esac
 	done
-	total=$((ROUNDS * $(wc -w <<<"$configs")))
+	# the real programs boot on their own, with the programs archive: the
+	# other workloads' boot stays as it was (its list excludes them)
+	local parts='' part wl extra
+	[ -n "$WALL_MAIN" ] && parts=main
+	[ -n "$WALL_PROG" ] && parts="$parts prog"
+	total=$((ROUNDS * $(wc -w <<<"$configs") * $(wc -w <<<"$parts")))
 	local t0
 	t0=$(now)
 	for r in $(seq 1 "$ROUNDS"); do
 		for c in $configs; do
-			name=${c%%:*} rest=${c#*:}
-			f=${rest%%:*} append=${rest#*:}
-			n=$((n + 1))
-			if [ $n -gt 1 ]; then
-				eta="$(( ($(now) - t0) * (total - n + 1) / (n - 1) )) s"
-			else
-				eta="?"
-			fi
-			msg "wall run $n/$total: $name, round $r/$ROUNDS (${SECS} s per workload), ETA $eta"
-			tag=bench-$name-$r
-			out=$LOGS/$f-bench-$tag.out
-			# shellcheck disable=SC2086 # a list of workloads
-			if ! "$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
-				${append:+--append "$append"} "$f" bench wall "$SECS" $WALL_WORKLOADS; then
-				failed=$(failed_workloads "$out")
-				fail "wall run $name, round $r failed${failed:+; workloads that failed in the guest: $failed} -- see above and ${out#"$ROOT"/}"
-			fi
-			sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
-				"$out" >>"$csv"
-			awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
-				for (i = 3; i <= NF; i++) { split($i, kv, "="); print $2 "," c "," r "," kv[1] "," kv[2] } }' \
-				"$out" >>"$vmcsv"
+			for part in $parts; do
+				name=${c%%:*} rest=${c#*:}
+				f=${rest%%:*} append=${rest#*:}
+				n=$((n + 1))
+				if [ $n -gt 1 ]; then
+					eta="$(( ($(now) - t0) * (total - n + 1) / (n - 1) )) s"
+				else
+					eta="?"
+				fi
+				tag=bench-$name-$r extra='' wl=$WALL_MAIN
+				if [ "$part" = prog ]; then
+					tag=$tag-prog extra=$BUILD/initramfs-programs.cpio.gz wl=$WALL_PROG
+				fi
+				msg "wall run $n/$total: $name, round $r/$ROUNDS${extra:+, the real programs} (${SECS} s per timed workload), ETA $eta"
+				out=$LOGS/$f-bench-$tag.out
+				# shellcheck disable=SC2086 # a list of workloads
+				if ! "$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
+					${extra:+--extra-initrd "$extra"} \
+					${append:+--append "$append"} "$f" bench wall "$SECS" $wl; then
+					failed=$(failed_workloads "$out")
+					fail "wall run $name, round $r failed${failed:+; workloads that failed in the guest: $failed} -- see above and ${out#"$ROOT"/}"
+				fi
+				sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
+					"$out" >>"$csv"
+				awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
+					for (i = 3; i <= NF; i++) { split($i, kv, "="); print $2 "," c "," r "," kv[1] "," kv[2] } }' \
+					"$out" >>"$vmcsv"
+			done
 		done
 	done
 	msg "wall mode took $(($(now) - t0)) s"
@@ -292,19 +365,6 @@ wall_mode() {
 # readers (mixed_*, readahead_*) read /dev/nullb0, a null_blk device that
 # completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).
 
-# det_workloads PART: the guest's workload list for one boot (names), or
-# "none"
-det_workloads() {
-	local part=$1 w out='' only list
-	# shellcheck disable=SC2086,SC2116 # the echo joins the list with single spaces
-	only=" $(echo $DET_WORKLOADS) "
-	list=$(table boot="$part" modes=det) || return 1
-	for w in $list; do
-		case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
-	done
-	echo "${out:-none}"
-}
-
 det_boot() {
 	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed
 	shift 5
@@ -313,6 +373,8 @@ det_boot() {
 	tag=$mode-$name-$r-$part
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
+	[ "$part" = prog ] && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
+	# shellcheck disable=SC2086 # $disk: options
 	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
@@ -329,7 +391,7 @@ det_boot() {
 # disk, and the reader on the other CPU, a boot each
 det_one() {
 	local mode=$1 c=${2%/*} r=${2##*/} part wl
-	for part in mem disk 2cpu; do
+	for part in mem disk 2cpu prog; do
 		wl=$(det_workloads $part) || return 1
 		[ "$wl" != none ] || continue
 		# shellcheck disable=SC2086 # a list of workloads
@@ -369,19 +431,51 @@ det_mode() {
 	msg "$mode mode took $(($(now) - t0)) s"
 }
 
+# icount beside cachesim: under -icount the guest's clock counts
+# instructions, so the cache model running or not changes nothing the
+# guest does, and a cachesim boot counts the instructions an icount boot
+# would (all 368 row pairs of the full run of 2026-12-05 were equal).  So
+# with both modes asked for, icount boots one configuration and round,
+# vanilla's first (every boot it needs), whose rows must equal those
+# derived from the cachesim boot of the same configuration and round, or
+# the run fails; every icount row is then derived from a cachesim boot.
+icount_derived() {
+	local f t check n=0
+	step "bench icount"
+	det_one icount "vanilla:vanilla:/1" ||
+		fail "the icount check boot (vanilla, round 1) failed -- its log is in build/logs/"
+	for f in "$OUT"/cachesim-*.csv; do
+		[ -f "$f" ] || continue
+		t=${f##*/cachesim-} check=
+		[ -f "$OUT/icount-$t" ] && check=$OUT/icount-$t
+		python3 "$ROOT/bench/report.py" icount-rows "$f" ${check:+"$check"} >"$OUT/icount-$t.tmp" ||
+			fail "the icount boot and the cachesim boot of vanilla round 1 disagree (above): the instruments do not count the same instructions -- see $OUT/icount-$t and $f"
+		mv "$OUT/icount-$t.tmp" "$OUT/icount-$t"
+		n=$((n + 1))
+	done
+	msg "icount: $n boots' rows from the cachesim boots, vanilla round 1 booted and equal"
+}
+
 # Each mode replaces its own results; the report shows the latest of each
 # (so MODES=wall after a full run refreshes only the wall tables).
 det=$OUT/det.csv
+both=
+case " $MODES " in *" icount "*) case " $MODES " in *" cachesim "*) both=1 ;; esac ;; esac
 for m in $MODES; do
-	case $m in
-	wall) wall_mode ;;
+	case $m,$both in
+	wall,*) wall_mode ;;
+	icount,1) ;;
+	cachesim,1)
+		det_mode cachesim
+		rm -f "$OUT"/icount-*.csv "$OUT"/icount-*.phases
+		icount_derived ;;
 	*) det_mode "$m" ;;
 	esac
 done
 python3 "$ROOT/bench/report.py" det-header >"$det"
 # the disk-free boots' workloads first, then those that read the disk
 for m in icount cachesim; do
-	for p in mem disk 2cpu; do
+	for p in mem disk 2cpu prog; do
 		cat "$OUT/$m"-*-$p.csv
 	done
 done >>"$det" 2>/dev/null

@@ -24,42 +24,6 @@
 . "$(dirname "$0")/lib.sh"
 step cachesim
 
-# deb_src_lists DIR: write the deb-src twin of every deb entry of the apt
-# sources: DIR/sources.list from the one-line lists (sources.list and
-# sources.list.d/*.list), DIR/sources.list.d/system.sources from the deb822
-# stanzas with "Types: deb" (sources.list.d/*.sources).  Prints how many
-# entries (lines and stanzas) it wrote.
-deb_src_lists() {
-	local dir=$1 SL='' SP='' f
-	eval "$(apt-config shell SL Dir::Etc::sourcelist/f SP Dir::Etc::sourceparts/d)"
-	[ -n "$SP" ] || fail "apt-config names no apt sources -- is apt installed?"
-	mkdir -p "$dir/sources.list.d"
-	for f in "$SL" "$SP"/*.list; do
-		[ -f "$f" ] || continue
-		sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}/deb-src /p' "$f"
-	done >"$dir/sources.list"
-	for f in "$SP"/*.sources; do
-		[ -f "$f" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-		{
-			out = ""; deb = 0
-			for (i = 1; i <= NF; i++) {
-				line = $i
-				if (tolower(line) ~ /^types:/) {
-					n = split(substr(line, 7), t, /[ \t]+/)
-					for (j = 1; j <= n; j++)
-						if (t[j] == "deb")
-							deb = 1
-					line = "Types: deb-src"
-				}
-				out = out line "\n"
-			}
-			if (deb)
-				printf "%s\n", out
-		}' "$f"
-	done >"$dir/sources.list.d/system.sources"
-	echo $(($(grep -c . "$dir/sources.list") + $(grep -c '^Types: deb-src' "$dir/sources.list.d/system.sources")))
-}
 
 # crosscheck FLAVOUR: our model against QEMU's own contrib/plugins/cache.c
 # (a different author's model, LRU too), both loaded in one boot that runs

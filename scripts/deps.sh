@@ -19,7 +19,7 @@ stress-ng:stress-ng pkg-config:pkg-config
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 case ${1:-test} in
 test) NEED="$NEED shellcheck:shellcheck" ;;
-bench) NEED="$NEED gnuplot:gnuplot-nox" ;;
+bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2" ;;
 *) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench]" ;;
 esac
 

@@ -106,3 +106,45 @@ lock_build() {
 hash_files() {
 	cat "$@" 2>/dev/null | sha1sum | cut -c1-16
 }
+
+# deb_src_lists DIR [TYPES]: write the deb-src twin of every deb entry of
+# the machine's apt sources (with TYPES "deb deb-src": the entry and its
+# twin), for a private apt state under DIR that fetches from the
+# configured Debian mirror without touching the system's: DIR/sources.list
+# from the one-line lists (sources.list and sources.list.d/*.list),
+# DIR/sources.list.d/system.sources from the deb822 stanzas with "Types:
+# deb" (sources.list.d/*.sources).  Prints how many entries (lines and
+# stanzas) it wrote.
+deb_src_lists() {
+	local dir=$1 types=${2:-deb-src} SL='' SP='' f t
+	eval "$(apt-config shell SL Dir::Etc::sourcelist/f SP Dir::Etc::sourceparts/d)"
+	[ -n "$SP" ] || fail "apt-config names no apt sources -- is apt installed?"
+	mkdir -p "$dir/sources.list.d"
+	for f in "$SL" "$SP"/*.list; do
+		[ -f "$f" ] || continue
+		for t in $types; do
+			sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}/'"$t"' /p' "$f"
+		done
+	done >"$dir/sources.list"
+	for f in "$SP"/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v types="$types" 'BEGIN { RS = ""; FS = "\n" }
+		{
+			out = ""; deb = 0
+			for (i = 1; i <= NF; i++) {
+				line = $i
+				if (tolower(line) ~ /^types:/) {
+					n = split(substr(line, 7), t, /[ \t]+/)
+					for (j = 1; j <= n; j++)
+						if (t[j] == "deb")
+							deb = 1
+					line = "Types: " types
+				}
+				out = out line "\n"
+			}
+			if (deb)
+				printf "%s\n", out
+		}' "$f"
+	done >"$dir/sources.list.d/system.sources"
+	echo $(($(grep -c . "$dir/sources.list") + $(grep -c '^Types: ' "$dir/sources.list.d/system.sources")))
+}

@@ -209,6 +209,55 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     return 0
 
 
+# what an icount row and the cachesim row of the same boot must share:
+# under -icount the guest's clock counts instructions, so the cache model
+# running or not changes nothing the guest does
+SAME_IN_BOTH = ["workload", "config", "round", "boot", "cpu", "ops", "insn_k", "insn_u",
+                "rep", "repx", "hc_events", "caches", "stamp"]
+
+
+def icount_rows(cachesim_csv, check_csv=None):
+    """det.csv rows of the icount mode derived from the cachesim mode's
+    rows of the same boots (the instruction counts, the cache counts
+    zeroed), printed.  With check_csv, the rows of an icount boot that
+    the run made as well: every one of its rows must equal the derived
+    row of its workload in the columns SAME_IN_BOTH, or nothing is
+    printed and 1 is returned (the two instruments disagree)."""
+    derived = []
+    for row in csv.DictReader(read_lines(cachesim_csv), fieldnames=DET_FIELDS):
+        if row["mode"] != "cachesim":
+            print("report.py: %s: a %s row, expected cachesim rows only" %
+                  (cachesim_csv, row["mode"]), file=sys.stderr)
+            return 1
+        row = dict(row, mode="icount", geometry="no cache model")
+        for k in COUNTS[2:] + SPLIT + DMA:
+            row[k] = "0"
+        derived.append(row)
+    if not derived:
+        print("report.py: %s: no rows to derive icount rows from" % cachesim_csv,
+              file=sys.stderr)
+        return 1
+    if check_csv is not None:
+        booted = list(csv.DictReader(read_lines(check_csv), fieldnames=DET_FIELDS))
+        by_wl = {r["workload"]: r for r in derived}
+        bad = []
+        for r in booted:
+            d = by_wl.get(r["workload"])
+            diff = [k for k in SAME_IN_BOTH if d is None or r[k] != d[k]]
+            if diff:
+                bad.append("%s (%s)" % (r["workload"], ", ".join(diff)))
+        if not booted or len(booted) != len(derived) or bad:
+            print("report.py: the icount boot (%s, %d rows) and the cachesim boot (%s, %d "
+                  "rows) disagree: %s" % (check_csv, len(booted), cachesim_csv, len(derived),
+                                          "; ".join(bad) or "a different number of rows"),
+                  file=sys.stderr)
+            return 1
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    for row in derived:
+        w.writerow([row[k] for k in DET_FIELDS])
+    return 0
+
+
 def load_det(path, lat=None, geometry=None):
     """{mode: {workload: {config: per-op metrics}}}, configs in order.
 

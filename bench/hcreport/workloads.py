@@ -8,8 +8,9 @@ import sys
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "workloads.tsv")
 COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
-VALUES = {"kind": ("2002", "mix", "scenario", "micro"), "modes": ("det", "wall"),
-          "boot": ("mem", "2cpu", "disk"), "quick": ("yes", "no"), "shared": ("yes", "no")}
+VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program"), "modes": ("det", "wall"),
+          "boot": ("mem", "2cpu", "disk", "prog"), "quick": ("yes", "no"),
+          "shared": ("yes", "no")}
 
 
 class TableError(Exception):

@@ -672,11 +672,109 @@ class WorkloadTable(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(report.workloads.main(["boot=ram"]), 2)
             self.assertEqual(report.workloads.main(["colour=red"]), 2)
-        self.assertIn("boot is one of mem, 2cpu, disk", err.getvalue())
+        self.assertIn("boot is one of mem, 2cpu, disk, prog", err.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             self.assertEqual(report.workloads.main(["boot=2cpu"]), 0)
         self.assertEqual(out.getvalue(), "readahead_other_cpu\n")
+
+
+class SeedTable(unittest.TestCase):
+    """The seed's table: the three steps per 2002 benchmark, each the
+    ratio of the later kernel's median to the earlier one's."""
+
+    def render(self, det, wall=None):
+        from hcreport import render
+        return render.seed_section(det, wall or {})
+
+    def row(self, lines, wl):
+        return [c.strip() for c in next(x for x in lines if "| %s" % wl in x).split("|")[1:-1]]
+
+    def test_steps_are_later_over_earlier(self):
+        # insn/op: nopcp 200, vanilla 100, hotcold 50
+        det = {"icount": {"compile": {"nopcp": {"insn1": 200.0}, "vanilla": {"insn1": 100.0},
+                                      "hotcold": {"insn1": 50.0}}},
+               "cachesim": {"compile": {"vanilla": {"mem": 10.0, "cost": 40.0},
+                                        "hotcold": {"mem": 12.0, "cost": 30.0}}}}
+        wall = {("compile", "builds_per_hour"): {"vanilla": {1: 10.0, 2: 30.0, 3: 20.0}}}
+        r = self.row(self.render(det, wall), "compile")
+        self.assertEqual(r[:3], ["kernel compile", "compile", "+1-2 %"])
+        self.assertEqual(r[3:6], ["0.500", "0.500", "0.250"])
+        # no nopcp in the cache model's rows: its steps are "-"
+        self.assertEqual(r[6:12], ["-", "1.200", "-", "-", "0.750", "-"])
+        self.assertEqual(r[12:], ["-", "20 [10-30]", "-"])
+
+    def test_every_seed_benchmark_has_a_row_even_without_data(self):
+        lines = self.render({})
+        for wl in ("compile", "configure", "web", "sdet_8", "trunc80k_tmpfs_1"):
+            self.assertEqual(self.row(lines, wl)[3:], ["-"] * 12)
+
+    def test_a_workload_without_decisions_is_marked(self):
+        rounds = {1: {"hc_events": 0}, 2: {"hc_events": 0}}
+        det = {"cachesim": {"web": {"vanilla": {"mem": 1.0},
+                                    "hotcold": {"mem": 1.0, "rounds": rounds}}}}
+        self.assertEqual(self.row(self.render(det), "web")[1], "web (no hot/cold decision)")
+
+
+class IcountRows(unittest.TestCase):
+    """icount rows derived from a cachesim boot's rows, and checked
+    against an icount boot of the same configuration and round."""
+
+    def write(self, d, name, rows):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            w = csv.DictWriter(f, fieldnames=report.DET_FIELDS, lineterminator="\n")
+            for r in rows:
+                w.writerow(r)
+        return path
+
+    def derive(self, sim_rows, icount_rows=None):
+        with tempfile.TemporaryDirectory() as d:
+            sim = self.write(d, "cachesim.csv", sim_rows)
+            args = [sim]
+            if icount_rows is not None:
+                args.append(self.write(d, "icount.csv", icount_rows))
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = report.icount_rows(*args)
+        return rc, list(csv.DictReader(io.StringIO(out.getvalue()),
+                                       fieldnames=report.DET_FIELDS)), err.getvalue()
+
+    def sim(self, insn=1000.0):
+        return [det_row("cachesim", w, "vanilla", 1, insn=insn, geometry=THREE, rep=50)
+                for w in ("w1", "w2")]
+
+    def test_derived_rows_keep_instructions_and_drop_cache_counts(self):
+        rc, rows, _ = self.derive(self.sim())
+        self.assertEqual(rc, 0)
+        self.assertEqual([r["workload"] for r in rows], ["w1", "w2"])
+        for r in rows:
+            self.assertEqual((r["mode"], r["geometry"]), ("icount", "no cache model"))
+            self.assertEqual(float(r["insn_k"]), 100000.0)
+            self.assertEqual(float(r["rep"]), 5000.0)
+            self.assertEqual({r[k] for k in ("acc_k", "l1m_k", "l2m_k", "l3m_k", "xl1m",
+                                               "dma_lost")}, {"0"})
+
+    def test_an_icount_boot_that_agrees_passes(self):
+        booted = [dict(r, mode="icount", geometry="no cache model") for r in self.sim()]
+        rc, rows, err = self.derive(self.sim(), booted)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(len(rows), 2)
+
+    def test_an_icount_boot_that_disagrees_fails(self):
+        # one instruction per op more in the icount boot: nothing printed
+        booted = [dict(r, mode="icount") for r in self.sim(insn=1000.01)]
+        rc, rows, err = self.derive(self.sim(), booted)
+        self.assertEqual((rc, rows), (1, []))
+        self.assertIn("disagree: w1 (insn_k)", err)
+        # a workload missing from the icount boot
+        rc, rows, err = self.derive(self.sim(), [dict(self.sim()[0], mode="icount")])
+        self.assertEqual((rc, rows), (1, []))
+
+    def test_rows_of_another_mode_are_refused(self):
+        rc, rows, err = self.derive([dict(r, mode="icount") for r in self.sim()])
+        self.assertEqual((rc, rows), (1, []))
+        self.assertIn("expected cachesim rows only", err)
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ field() {
 
 # amount WORKLOAD: the table's amount of fixed work times SCALE, or 0
 # (timed) in wall mode; the scenarios and micro do their amount (times
-# SECS) in every mode
+# SECS) in every mode, the real programs their amount (timed) in wall mode
 amount() {
 	local a k
 	if ! a=$(field "$1" 7) || ! k=$(field "$1" 2); then
@@ -91,6 +91,7 @@ amount() {
 	case $MODE,$k in
 	fixed,*) echo $((a * AMOUNT)) ;;
 	*,scenario | *,micro) echo $((a * ${AMOUNT%.*})) ;;
+	*,program) echo "$a" ;;
 	*) echo 0 ;;
 	esac
 }
@@ -276,6 +277,151 @@ reader_beside_hot_list() {
 	echo "$out"
 	return $rc
 }
+# Real programs, from the programs archive (scripts/programs.sh), which
+# only the boots that run them carry: gcc, make and pv's source tree for
+# compile and configure, lighttpd and ab for web.  Each prints its metric
+# and ops=N, and runs AMOUNT operations inside one measured phase; the
+# setup (a configured tree, the server's files) is outside it.  A program
+# that fails fails the workload, with the last lines it printed.
+PROG=/prog/src/pv
+# prog_check: the archive is there, or the workload fails saying so
+prog_check() {
+	if [ ! -x /usr/bin/gcc ] || [ ! -x "$PROG/configure" ]; then
+		echo "no programs archive in this boot (scripts/programs.sh; scripts/bench.sh appends it to the boots of the program workloads)"
+		return 1
+	fi
+}
+
+# prog_configure DIR: pv's configure in DIR, quiet; its tail if it fails
+prog_configure() {
+	if ! (cd "$1" && ./configure -q --disable-nls) >/tmp/configure.out 2>&1; then
+		tail -5 /tmp/configure.out
+		echo "pv's configure failed in $1"
+		return 1
+	fi
+}
+
+# prog_rate N T0 T1 METRIC PER: METRIC=N*PER/(T1-T0) ops=N
+prog_rate() {
+	awk -v n="$1" -v a="$2" -v b="$3" -v m="$4" -v per="$5" \
+		'BEGIN { printf "%s=%.2f ops=%d\n", m, n * per / (b - a), n }'
+}
+
+# prog_runs N METRIC STEP: STEP DIR, N times inside one measured phase,
+# each in a fresh DIR removed after it; prints METRIC (per hour) and ops
+prog_runs() {
+	local n=$1 m=$2 step=$3 i t0 t1 d
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	$B/phase begin
+	for i in $(seq 1 "$n"); do
+		d=/tmp/prog.$i
+		if ! "$step" "$d"; then
+			$B/phase end
+			echo "$step: run $i of $n failed"
+			return 1
+		fi
+		rm -rf "$d"
+	done
+	$B/phase end
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	prog_rate "$n" "$t0" "$t1" "$m" 3600
+}
+
+# configure N: pv's autoconf configure (about 60 checks, each a compiler
+# run or a shell test) in a fresh copy of the tree, N times
+configure_one() {
+	cp -a "$PROG" "$1" && prog_configure "$1"
+}
+
+configure() {
+	prog_check || return 1
+	prog_runs "$1" runs_per_hour configure_one
+}
+
+# compile N: make -j2 of pv from a clean, configured tree (a copy of one
+# configured outside the phase), N times
+compile_one() {
+	cp -a /tmp/compile.src "$1" || return 1
+	if ! make -C "$1" -j2 pv >/tmp/compile.out 2>&1 || [ ! -x "$1/pv" ]; then
+		tail -5 /tmp/compile.out
+		return 1
+	fi
+}
+
+compile() {
+	local rc=0
+	prog_check || return 1
+	rm -rf /tmp/compile.src
+	if ! cp -a "$PROG" /tmp/compile.src || ! prog_configure /tmp/compile.src; then
+		echo "configure of the compile tree failed"
+		return 1
+	fi
+	prog_runs "$1" builds_per_hour compile_one || rc=1
+	rm -rf /tmp/compile.src
+	return $rc
+}
+
+# web N: lighttpd serving static files from tmpfs to ab over the loopback,
+# N requests of a 1 KB file and N/4 of a 64 KB one, four at a time.  The
+# guest has no network device (QEMU -nodefaults), which is checked: the
+# only interface is lo, and every request must complete with 200.
+# web_ab N URL: N requests, all answered 200, or fail; prints ab's time
+# for them in seconds (ms resolution: /proc/uptime's 10 ms would
+# quantise a load this short)
+web_ab() {
+	local n=$1 url=$2 out
+	out=$(ab -q -n "$n" -c 4 "$url" 2>&1) || { echo "$out" | tail -5; echo "ab $url failed"; return 1; }
+	if ! echo "$out" | grep -q "^Complete requests: *$n\$" ||
+		! echo "$out" | grep -q '^Failed requests: *0$' ||
+		echo "$out" | grep -q '^Non-2xx responses'; then
+		echo "$out" | grep -i 'requests\|responses'
+		echo "ab $url: not every one of $n requests answered 200"
+		return 1
+	fi
+	echo "$out" | sed -n 's/^Time taken for tests: *\([0-9.]*\) seconds$/\1/p'
+}
+
+web() {
+	local n=$1 big t1 t2 pid rc=0 ifs
+	prog_check || return 1
+	ifs=$(ls /sys/class/net)
+	[ "$ifs" = lo ] || { echo "web: network interfaces other than lo ($ifs): the load must stay in the guest"; return 1; }
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	big=$((n / 4))
+	[ "$big" -gt 0 ] || big=1
+	mkdir -p /tmp/www
+	head -c 1024 /dev/zero | tr '\0' a >/tmp/www/small.html
+	head -c 65536 /dev/zero | tr '\0' b >/tmp/www/big.html
+	cat >/tmp/lighttpd.conf <<-EOF
+	server.document-root = "/tmp/www"
+	server.bind = "127.0.0.1"
+	server.port = 8080
+	server.errorlog = "/tmp/lighttpd.err"
+	server.max-keep-alive-requests = 0
+	mimetype.assign = (".html" => "text/html")
+	EOF
+	lighttpd -D -f /tmp/lighttpd.conf &
+	pid=$!
+	sleep 0.5
+	kill -0 "$pid" 2>/dev/null || { cat /tmp/lighttpd.err 2>/dev/null; echo "lighttpd did not start"; return 1; }
+	$B/phase begin
+	if ! t1=$(web_ab "$n" http://127.0.0.1:8080/small.html) ||
+		! t2=$(web_ab "$big" http://127.0.0.1:8080/big.html); then
+		rc=1
+	fi
+	$B/phase end
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	rm -rf /tmp/www /tmp/lighttpd.conf /tmp/lighttpd.err
+	if [ $rc != 0 ]; then
+		echo "$t1${t2:+ $t2}"
+		return 1
+	fi
+	awk -v a="$t1" -v b="$t2" -v n=$((n + big)) \
+		'BEGIN { if (a + b <= 0) exit 1; printf "requests_per_s=%.2f ops=%d\n", n / (a + b), n }' ||
+		{ echo "ab reported no time for its requests ($t1, $t2)"; return 1; }
+}
+
 # Warm-up N (fixed mode): the fixed work repeats the same instructions in
 # every boot, but which physical pages sit in which list when a workload
 # starts depends on everything before it, and a workload's L2 misses of a
@@ -339,6 +485,10 @@ run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_
 run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
 run big_hot_list 0 big_hot_list "$(amount big_hot_list)"
 run reader_beside_hot_list 0 reader_beside_hot_list "$(amount reader_beside_hot_list)"
+# real programs: their amount in every mode (once in wall mode)
+run compile all compile "$(amount compile)"
+run configure all configure "$(amount configure)"
+run web all web "$(amount web)"
 
 # in-kernel microbenchmark (bench/module), built for this kernel; timed,
 # so wall mode only
