@@ -44,7 +44,7 @@
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 5), SECS per wall workload (default 4), SCALE of the fixed work (default
 # 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (the
-# scenarios and four of the 2002 workloads; wall: 2 rounds of 1 s;
+# scenarios, four of the 2002 workloads and web; wall: 2 rounds of 1 s;
 # deterministic: 2 rounds at scale 1, no repeat boot), WORKLOADS (restrict
 # every mode), GEOMETRY (the machine the deterministic modes describe:
 # zen3, the default, boots the guest as QEMU's EPYC-Milan, whose CPUID
@@ -86,9 +86,10 @@ case $SECS in
 esac
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
-	# under 10 minutes: the table's quick workloads (the scenarios and the
-	# cheapest of the 2002 workloads; SDET, 240 million instructions even
-	# at scale 1, is left to the full run) in every mode, no repeat boot
+	# about 10 minutes: the table's quick workloads (the scenarios, the
+	# cheapest of the 2002 workloads and web; SDET, 240 million
+	# instructions even at scale 1, compile and configure, 5 G each, are
+	# left to the full run) in every mode, no repeat boot
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 REPEAT=
 	if ! quick_det=$(table quick=yes modes=det) || ! quick_wall=$(table quick=yes); then
 		fail "bench/workloads.tsv: no QUICK workloads (above)"
@@ -168,54 +169,9 @@ for m in $MODES; do
 	esac
 done
 
-# only_boot "WORKLOAD..." BOOT: those of the workloads whose table boot is
-# BOOT ('': any other than prog); -NAME exclusions go with the boot of NAME
-only_boot() {
-	local prog w out=''
-	prog=" $(table boot=prog) " || return 1
-	for w in $1; do
-		case "$2,$prog" in
-		prog,*" ${w#-} "*) out="$out $w" ;;
-		,*" ${w#-} "*) ;;
-		,*) out="$out $w" ;;
-		esac
-	done
-	echo "${out# }"
-}
-
-# wall_lists: set WALL_MAIN and WALL_PROG, the workload lists of the wall
-# boots without and with the programs archive (empty: no such boot).  A
-# list of exclusions only (or none) means every workload but those.
-wall_lists() {
-	local w excl_only=1 prog
-	prog=$(table boot=prog) || return 1
-	for w in $WALL_WORKLOADS; do
-		case $w in -*) ;; *) excl_only=0 ;; esac
-	done
-	if [ $excl_only = 1 ]; then
-		WALL_MAIN=$WALL_WORKLOADS WALL_PROG=
-		for w in $prog; do
-			WALL_MAIN="$WALL_MAIN -$w"
-			case " $WALL_WORKLOADS " in *" -$w "*) ;; *) WALL_PROG="$WALL_PROG $w" ;; esac
-		done
-		WALL_MAIN=${WALL_MAIN# } WALL_PROG=${WALL_PROG# }
-	else
-		WALL_MAIN=$(only_boot "$WALL_WORKLOADS" '') && WALL_PROG=$(only_boot "$WALL_WORKLOADS" prog) || return 1
-	fi
-}
-
-# det_workloads PART: the guest's workload list for one boot (names), or
-# "none"
-det_workloads() {
-	local part=$1 w out='' only list
-	# shellcheck disable=SC2086,SC2116 # the echo joins the list with single spaces
-	only=" $(echo $DET_WORKLOADS) "
-	list=$(table boot="$part" modes=det) || return 1
-	for w in $list; do
-		case "${DET_WORKLOADS:+$only}" in '' | *" $w "*) out="$out $w" ;; esac
-	done
-	echo "${out:-none}"
-}
+# which workloads each boot runs: wall_lists, det_workloads
+# shellcheck source=worklists.sh
+. "$ROOT/scripts/worklists.sh"
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
@@ -440,20 +396,29 @@ det_mode() {
 # derived from the cachesim boot of the same configuration and round, or
 # the run fails; every icount row is then derived from a cachesim boot.
 icount_derived() {
-	local f t check n=0
+	local f t check n=0 checked=0
 	step "bench icount"
 	det_one icount "vanilla:vanilla:/1" ||
 		fail "the icount check boot (vanilla, round 1) failed -- its log is in build/logs/"
+	# every boot of the check must have its cachesim twin
+	for f in "$OUT"/icount-vanilla-1-*.csv; do
+		[ -f "$f" ] || continue
+		t=${f##*/icount-}
+		[ -f "$OUT/cachesim-$t" ] ||
+			fail "the icount check boot $f has no cachesim boot to compare with ($OUT/cachesim-$t)"
+		checked=$((checked + 1))
+	done
+	[ "$checked" -gt 0 ] || fail "the icount check boot (vanilla, round 1) wrote no rows -- see build/logs/"
 	for f in "$OUT"/cachesim-*.csv; do
 		[ -f "$f" ] || continue
 		t=${f##*/cachesim-} check=
 		[ -f "$OUT/icount-$t" ] && check=$OUT/icount-$t
 		python3 "$ROOT/bench/report.py" icount-rows "$f" ${check:+"$check"} >"$OUT/icount-$t.tmp" ||
-			fail "the icount boot and the cachesim boot of vanilla round 1 disagree (above): the instruments do not count the same instructions -- see $OUT/icount-$t and $f"
+			fail "icount rows from $f failed (above)${check:+: the icount boot ($check) and the cachesim boot disagree, so the instruments do not count the same instructions}"
 		mv "$OUT/icount-$t.tmp" "$OUT/icount-$t"
 		n=$((n + 1))
 	done
-	msg "icount: $n boots' rows from the cachesim boots, vanilla round 1 booted and equal"
+	msg "icount: $n boots' rows from the cachesim boots; vanilla round 1 booted ($checked boots) and equal"
 }
 
 # Each mode replaces its own results; the report shows the latest of each
@@ -467,7 +432,7 @@ for m in $MODES; do
 	icount,1) ;;
 	cachesim,1)
 		det_mode cachesim
-		rm -f "$OUT"/icount-*.csv "$OUT"/icount-*.phases
+		rm -f "$OUT"/icount-*.csv "$OUT"/icount-*.phases "$OUT"/icount-*.phases.profile
 		icount_derived ;;
 	*) det_mode "$m" ;;
 	esac

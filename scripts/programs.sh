@@ -54,7 +54,8 @@ if [ "$(cat "$fetch/.done" 2>/dev/null)" != "$want" ]; then
 	rm -rf "$fetch"
 	apt=$fetch/apt
 	mkdir -p "$apt/lists/partial" "$fetch/debs" "$fetch/src"
-	[ "$(deb_src_lists "$apt" "deb deb-src")" -gt 0 ] ||
+	n=$(deb_src_lists "$apt" "deb deb-src") || exit 1
+	[ "$n" -gt 0 ] ||
 		fail "no deb entry in the apt sources (apt-config dump | grep Dir::Etc) -- configure the Debian mirror for apt"
 	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/sources.list.d"
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1)
@@ -80,34 +81,39 @@ copy_file() {
 }
 
 # the toolchain, at the paths gcc and collect2 look in
+# (called in $(...): its callers exit when it fails)
 gcc_path() {
 	local p
-	p=$(gcc "$1" "$2")
+	p=$(gcc "$1")
 	[ -e "$p" ] ||
 		fail "gcc does not find '$2' ($1 gave '$p') -- is gcc installed whole (apt-get install gcc)?"
 	echo "$p"
 }
-libexec=$(dirname "$(gcc_path -print-prog-name=cc1 cc1)")
+p=$(gcc_path -print-prog-name=cc1 cc1) || exit 1
+libexec=$(dirname "$p")
 copy_file "$libexec/cc1"
-copy_file "$(gcc_path -print-prog-name=collect2 collect2)"
+p=$(gcc_path -print-prog-name=collect2 collect2) || exit 1
+copy_file "$p"
 # the linker plugin gcc hands ld by default, where this gcc has one
 for p in lto-wrapper liblto_plugin.so; do
 	[ -e "$libexec/$p" ] && copy_file "$libexec/$p"
 done
 for f in crt1.o Scrt1.o crti.o crtn.o crtbegin.o crtbeginS.o crtend.o crtendS.o \
 	libgcc.a libgcc_eh.a libgcc_s.so libgcc_s.so.1 libc.so libc_nonshared.a libm.so libmvec.so; do
-	p=$(gcc_path -print-file-name="$f" "$f")
+	p=$(gcc_path -print-file-name="$f" "$f") || exit 1
 	copy_file "$(realpath -s "$p")"
 done
 # what the linker scripts among them (libc.so, libm.so) name
 for f in libc.so libm.so; do
-	p=$(realpath -s "$(gcc_path -print-file-name="$f" "$f")")
+	p=$(gcc_path -print-file-name="$f" "$f") || exit 1
+	p=$(realpath -s "$p")
 	while read -r l; do
 		[ -e "$stage$l" ] || copy_file "$l"
 	done < <(grep -o '/[a-z][^ )]*' "$p")
 done
 # gcc's own headers
-gccinc=$(gcc_path -print-file-name=include include)
+gccinc=$(gcc_path -print-file-name=include include) || exit 1
+[ -d "$gccinc" ] || fail "gcc's own headers ($gccinc) are not a directory -- is gcc installed whole?"
 mkdir -p "$stage$gccinc"
 cp -r "$gccinc/." "$stage$gccinc/"
 for t in gcc make as ld; do
@@ -128,6 +134,7 @@ tar -cf - -T "$dir/headers.files" 2>>"$log" | tar -xf - -C "$stage" ||
 	fail "cannot copy the C headers into ${stage#"$ROOT"/}" "$log"
 
 # the web server and the load generator, unpacked from their packages
+rm -rf "$dir/debroot"
 for d in "$fetch"/debs/*.deb; do
 	dpkg-deb -x "$d" "$dir/debroot" 2>>"$log" || fail "dpkg-deb -x $(basename "$d") failed" "$log"
 done
@@ -167,24 +174,30 @@ done < <(sed 's/^[^:]*: //' "$dir/ldd.out" | grep -o '/[^ ]*\.so[^ ]*' | sort -u
 copy_file /lib64/ld-linux-x86-64.so.2
 
 # the source tree (the upstream tarball, unpacked)
-orig=$(find "$fetch/src" -maxdepth 1 -name "${PROGRAM_SOURCE}_*.orig.tar.*" | head -1)
+orig=$(find "$fetch/src" -maxdepth 1 -name "${PROGRAM_SOURCE}_*.orig.tar.*" \
+	! -name '*.asc' ! -name '*.sig' | sort | head -1)
 [ -n "$orig" ] || fail "no ${PROGRAM_SOURCE} orig tarball in ${fetch#"$ROOT"/}/src -- see $log" "$log"
 tar -xf "$orig" -C "$stage/prog/src" 2>>"$log" || fail "cannot unpack $(basename "$orig")" "$log"
 src=$(find "$stage/prog/src" -mindepth 1 -maxdepth 1 -type d | head -1)
 [ -x "$src/configure" ] || fail "$(basename "$orig") has no configure script"
 mv "$src" "$stage/prog/src/$PROGRAM_SOURCE"
 
-# the toolchain must compile and link a program here, from the stage's
-# files only (a chroot needs root: --sysroot and -B stand in for it)
-cat >"$dir/hello.c" <<'EOF'
-#include <stdio.h>
-#include <math.h>
-int main(void) { printf("%g\n", sqrt(4.0)); return 0; }
-EOF
+# the toolchain must compile and link a program here from the stage's
+# files only (a chroot needs root; instead): the stage's bin alone on
+# PATH (as, ld), its libraries for every tool, --sysroot for headers,
+# crt files and libraries, -B for cc1, which must then be the stage's;
+# the program runs under the stage's loader and libraries
+printf '%s\n' '#include <stdio.h>' '#include <math.h>' \
+	'int main(void) { printf("%g\n", sqrt(4.0)); return 0; }' >"$dir/hello.c"
+libs=$stage/lib/x86_64-linux-gnu:$stage/usr/lib/x86_64-linux-gnu
+sgcc=(env PATH="$stage/usr/bin" LD_LIBRARY_PATH="$libs" "$stage/usr/bin/gcc"
+	--sysroot="$stage" -B"$stage$libexec/")
+p=$("${sgcc[@]}" -print-prog-name=cc1)
+[ "$p" = "$stage$libexec/cc1" ] || fail "the staged gcc would run $p, not the stage's cc1"
 run_logged "$log" "the staged toolchain cannot build a program (above)" \
-	"$stage/usr/bin/gcc" --sysroot="$stage" -B"$stage$libexec/" \
-	-O2 -o "$dir/hello" "$dir/hello.c" -lm
-[ "$("$dir/hello")" = 2 ] || fail "the program the staged toolchain built does not run ($dir/hello)"
+	"${sgcc[@]}" -O2 -o "$dir/hello" "$dir/hello.c" -lm
+[ "$("$stage/lib64/ld-linux-x86-64.so.2" --library-path "$libs" "$dir/hello")" = 2 ] ||
+	fail "the program the staged toolchain built does not run on the stage's libraries ($dir/hello)"
 
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
 	gzip -1 >"$out.tmp" || fail "cpio of $stage failed" "$log"

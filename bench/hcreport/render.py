@@ -368,11 +368,13 @@ def seed_section(det, wall_data):
              "wall rate nopcp | vanilla | hotcold |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for bench, gain, wl in SEED:
-        ic = det.get("icount", {}).get(wl, {})
+        # instructions from the icount rows, else the cachesim rows (the
+        # same counts)
+        ic = det.get("icount", {}).get(wl) or det.get("cachesim", {}).get(wl, {})
         cs = det.get("cachesim", {}).get(wl, {})
         name = wl + (" (no hot/cold decision)" if undecided(cs or ic) else "")
         walls = []
-        rates = next((per for (w, _), per in wall_data.items() if w == wl), {})
+        rates = wall_data.get((wl, workloads.metric(wl)), {})
         for c in (NOPCP, BASE, "hotcold"):
             v = sorted(rates.get(c, {}).values())
             walls.append("%s [%s-%s]" % (fmt(statistics.median(v)), fmt(v[0]), fmt(v[-1]))

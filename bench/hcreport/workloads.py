@@ -69,6 +69,14 @@ def names(rows=None, **want):
             if all(r[k] == v for k, v in want.items())]
 
 
+def metric(name):
+    """the workload's metric (what it prints), or None"""
+    for r in table():
+        if r["name"] == name:
+            return r["metric"]
+    return None
+
+
 def kind(name):
     for r in table():
         if r["name"] == name:

@@ -696,13 +696,19 @@ class SeedTable(unittest.TestCase):
                                       "hotcold": {"insn1": 50.0}}},
                "cachesim": {"compile": {"vanilla": {"mem": 10.0, "cost": 40.0},
                                         "hotcold": {"mem": 12.0, "cost": 30.0}}}}
-        wall = {("compile", "builds_per_hour"): {"vanilla": {1: 10.0, 2: 30.0, 3: 20.0}}}
+        # the table's metric (builds_per_hour), not another one
+        wall = {("compile", "other_per_s"): {"vanilla": {1: 99.0}},
+                ("compile", "builds_per_hour"): {"vanilla": {1: 10.0, 2: 30.0, 3: 20.0}}}
         r = self.row(self.render(det, wall), "compile")
         self.assertEqual(r[:3], ["kernel compile", "compile", "+1-2 %"])
         self.assertEqual(r[3:6], ["0.500", "0.500", "0.250"])
         # no nopcp in the cache model's rows: its steps are "-"
         self.assertEqual(r[6:12], ["-", "1.200", "-", "-", "0.750", "-"])
         self.assertEqual(r[12:], ["-", "20 [10-30]", "-"])
+
+    def test_instructions_from_cachesim_rows_without_icount(self):
+        det = {"cachesim": {"web": {"vanilla": {"insn1": 10.0}, "hotcold": {"insn1": 9.0}}}}
+        self.assertEqual(self.row(self.render(det), "web")[4], "0.900")
 
     def test_every_seed_benchmark_has_a_row_even_without_data(self):
         lines = self.render({})

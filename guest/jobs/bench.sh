@@ -382,7 +382,7 @@ web_ab() {
 }
 
 web() {
-	local n=$1 big t1 t2 pid rc=0 ifs
+	local n=$1 big t1 t2 pid rc=0 ifs i
 	prog_check || return 1
 	ifs=$(ls /sys/class/net)
 	[ "$ifs" = lo ] || { echo "web: network interfaces other than lo ($ifs): the load must stay in the guest"; return 1; }
@@ -402,8 +402,18 @@ web() {
 	EOF
 	lighttpd -D -f /tmp/lighttpd.conf &
 	pid=$!
-	sleep 0.5
-	kill -0 "$pid" 2>/dev/null || { cat /tmp/lighttpd.err 2>/dev/null; echo "lighttpd did not start"; return 1; }
+	# listening (127.0.0.1:8080, state 0A in /proc/net/tcp) within 10 s
+	i=0
+	while ! grep -q ':1F90 00000000:0000 0A' /proc/net/tcp; do
+		if ! kill -0 "$pid" 2>/dev/null || [ $i -ge 100 ]; then
+			cat /tmp/lighttpd.err 2>/dev/null
+			kill "$pid" 2>/dev/null
+			echo "lighttpd did not start listening on 127.0.0.1:8080"
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
 	$B/phase begin
 	if ! t1=$(web_ab "$n" http://127.0.0.1:8080/small.html) ||
 		! t2=$(web_ab "$big" http://127.0.0.1:8080/big.html); then
@@ -485,7 +495,8 @@ run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_
 run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
 run big_hot_list 0 big_hot_list "$(amount big_hot_list)"
 run reader_beside_hot_list 0 reader_beside_hot_list "$(amount reader_beside_hot_list)"
-# real programs: their amount in every mode (once in wall mode)
+# real programs: their amount in every mode (times SCALE only in fixed
+# mode)
 run compile all compile "$(amount compile)"
 run configure all configure "$(amount configure)"
 run web all web "$(amount web)"

@@ -30,7 +30,9 @@ Components: main
 
 class DebSrcLists(unittest.TestCase):
     def run_lists(self, types=None, one_line=ONE_LINE, deb822=DEB822):
-        tmp = tempfile.mkdtemp()
+        tmpdir = tempfile.TemporaryDirectory()
+        self.addCleanup(tmpdir.cleanup)
+        tmp = tmpdir.name
         etc = os.path.join(tmp, "etc")
         parts = os.path.join(etc, "sources.list.d")
         os.makedirs(parts)
