@@ -230,7 +230,7 @@ def icount_rows(cachesim_csv, check_csv=None):
                   (cachesim_csv, row["mode"]), file=sys.stderr)
             return 1
         row = dict(row, mode="icount", geometry="no cache model")
-        for k in COUNTS[2:] + SPLIT + DMA:
+        for k in [c for c in COUNTS if not c.startswith("insn")] + SPLIT + DMA:
             row[k] = "0"
         derived.append(row)
     if not derived:
