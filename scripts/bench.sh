@@ -36,6 +36,9 @@
 # takes the larger as the noise a comparison has to beat.  Wall mode boots
 # vanilla twice in every round (vanilla-repeat: its A/A) unless QUICK.
 # Workloads, their boots, amounts and QUICK's choice: bench/workloads.tsv.
+# The sweeps (exit_flood and reclaim_flood at several rates and sizes:
+# the report's curves) run in the deterministic modes only, in a boot of
+# their own that only vanilla, hotcold and single boot.
 #
 # Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
 # (icount, cachesim), report.md and ratios.png.  Each mode replaces only
@@ -343,11 +346,18 @@ det_boot() {
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
 }
 
+# the configurations that boot the sweeps (the directed tests' curves,
+# bench/workloads.tsv): the curves compare where the frees land, so the
+# kernels that differ in that
+SWEEP_CONFIGS="vanilla hotcold single"
+
 # one configuration's round: the one-vCPU workloads, any that need the
-# disk, and the reader on the other CPU, a boot each
+# disk, the reader on the other CPU, the real programs and the sweeps, a
+# boot each
 det_one() {
 	local mode=$1 c=${2%/*} r=${2##*/} part wl
-	for part in mem disk 2cpu prog; do
+	for part in mem disk 2cpu prog sweep; do
+		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		wl=$(det_workloads $part) || return 1
 		[ "$wl" != none ] || continue
 		# shellcheck disable=SC2086 # a list of workloads
@@ -440,7 +450,7 @@ done
 python3 "$ROOT/bench/report.py" det-header >"$det"
 # the disk-free boots' workloads first, then those that read the disk
 for m in icount cachesim; do
-	for p in mem disk 2cpu prog; do
+	for p in mem disk 2cpu prog sweep; do
 		cat "$OUT/$m"-*-$p.csv
 	done
 done >>"$det" 2>/dev/null

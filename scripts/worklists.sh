@@ -31,15 +31,19 @@ selected() {
 
 # wall_lists: WALL_MAIN and WALL_PROG, the names the wall boots without
 # and with the programs archive run (empty: no such boot), from
-# WALL_WORKLOADS (empty: every workload)
+# WALL_WORKLOADS (empty: every workload but those of the fixed modes
+# only, the sweeps)
 wall_lists() {
-	local all prog w
-	all=$(table) && prog=$(table boot=prog) || return 1
+	local all prog fixed w
+	all=$(table) && prog=$(table boot=prog) && fixed=$(table modes=fixed) || return 1
+	# shellcheck disable=SC2086,SC2116 # the echo joins the names with single spaces
+	fixed=" $(echo $fixed) "
 	# shellcheck disable=SC2086,SC2116 # the echo joins the names with single spaces
 	prog=" $(echo $prog) "
 	WALL_MAIN='' WALL_PROG=''
 	# shellcheck disable=SC2086 # a list of names
 	for w in $(selected "$WALL_WORKLOADS" $all); do
+		case $fixed in *" $w "*) continue ;; esac
 		case $prog in
 		*" $w "*) WALL_PROG="$WALL_PROG $w" ;;
 		*) WALL_MAIN="$WALL_MAIN $w" ;;
@@ -49,10 +53,11 @@ wall_lists() {
 }
 
 # det_workloads PART: the names one deterministic boot (mem, disk, 2cpu,
-# prog) runs, from DET_WORKLOADS (empty: every workload), or "none"
+# prog, sweep) runs, from DET_WORKLOADS (empty: every workload), or "none"
 det_workloads() {
-	local list out
-	list=$(table boot="$1" modes=det) || return 1
+	local list fixed out
+	list=$(table boot="$1" modes=det) && fixed=$(table boot="$1" modes=fixed) || return 1
+	list="$list $fixed"
 	# shellcheck disable=SC2086 # a list of names
 	out=$(selected "$DET_WORKLOADS" $list)
 	echo "${out:-none}"

@@ -6,11 +6,11 @@ import os
 import statistics
 import sys
 
-from . import charts, workloads
+from . import charts, sweeps, workloads
 from .ingest import (BASE, REPEAT, latency_text, load, load_all, load_plan,
                      load_vm)
 from .stats import aa, aa_layout, aa_repeat, cv, noise, ratio, rel, rel_spread, sign_test
-from .targets import det_targets, significance, wall_targets
+from .targets import asked, det_targets, significance, wall_targets
 
 def fmt(x):
     return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x
@@ -389,11 +389,13 @@ def seed_section(det, wall_data):
 def workload_table():
     """the workload table (bench/workloads.tsv) as markdown"""
     lines = ["Workloads (bench/workloads.tsv; guest/jobs/bench.sh runs them):", "",
-             "| workload | kind | modes | boot | fixed work per SCALE | what it exercises |",
+             "| workload | kind | modes | boot | fixed work per SCALE (a sweep's: whatever "
+             "SCALE) | what it exercises |",
              "|---|---|---|---|---|---|"]
     for r in workloads.table():
         lines.append("| %s | %s | %s | %s | %s | %s |" % (
-            r["name"], r["kind"], "wall, icount, cachesim" if r["modes"] == "det" else "wall",
+            r["name"], r["kind"], {"det": "wall, icount, cachesim", "fixed": "icount, cachesim",
+                                   "wall": "wall"}[r["modes"]],
             r["boot"], r["amount"], r["what"]))
     return lines + [""]
 
@@ -485,6 +487,13 @@ def report(outdir):
         lines += ["## Deterministic modes: NOT RUN (no rows in det.csv)", ""]
         not_run.append("deterministic modes (%s): no rows in det.csv" %
                        " ".join(m for m in plan["modes"] if m != "wall"))
+    # the sweeps (the directed tests' curves) have a section of their own
+    sweep_det = {w: per for w, per in det.get("cachesim", {}).items()
+                 if workloads.kind(w) == "sweep"}
+    full_det = det
+    det = {m: {w: per for w, per in t.items() if workloads.kind(w) != "sweep"}
+           for m, t in det.items() if not m.startswith("_")}
+    det = {m: t for m, t in det.items() if t}
     if det:
         lines += det_section(det, dconfigs, wall_summary(outdir), lat)
         # the deterministic charts first: one per instrument
@@ -512,6 +521,12 @@ def report(outdir):
                   "in every boot of one kernel): not like for like; they are left "
                   "out of the targets (readahead_same_cpu is the controlled "
                   "case).", ""]
+    if "cachesim" in full_det or (plan is not None and "cachesim" in plan["modes"]):
+        why = asked(plan, "cachesim", "hotcold", workloads.sweeps())
+        sl, src, sn = sweeps.sweep_section(sweep_det, dconfigs, outdir, why)
+        lines += sl
+        not_run += sn
+        chart_rc |= src
     rc = chart_rc
     data, _ = load(os.path.join(outdir, "results.csv"))
     if det or data:

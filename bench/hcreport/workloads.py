@@ -8,13 +8,31 @@ import sys
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "workloads.tsv")
 COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
-VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program"), "modes": ("det", "wall"),
-          "boot": ("mem", "2cpu", "disk", "prog"), "quick": ("yes", "no"),
+VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program", "sweep"),
+          "modes": ("det", "wall", "fixed"),
+          "boot": ("mem", "2cpu", "disk", "prog", "sweep"), "quick": ("yes", "no"),
           "shared": ("yes", "no")}
 
 
 class TableError(Exception):
     pass
+
+
+# a sweep's name: sweep_exit_N_MB_L or sweep_reclaim_N_MB_L
+SWEEP_KINDS = ("exit", "reclaim")
+
+
+def sweep_params(name):
+    """(what, n, mb, loops) of a sweep's name (sweep_exit_4_40_16: 4
+    exits of 40 MB over 16 foreground loops of 1 MB), or None"""
+    f = name.split("_")
+    if len(f) != 5 or f[0] != "sweep" or f[1] not in SWEEP_KINDS or \
+            not all(x.isdigit() for x in f[2:]):
+        return None
+    n, mb, loops = (int(x) for x in f[2:])
+    if mb == 0 or loops == 0 or loops < n:
+        return None
+    return f[1], n, mb, loops
 
 
 def parse(text, path=PATH):
@@ -38,6 +56,20 @@ def parse(text, path=PATH):
             raise TableError("%s: amount '%s', expected a whole number" % (where, row["amount"]))
         if not row["name"] or not all(c.isalnum() or c == "_" for c in row["name"]):
             raise TableError("%s: name '%s', expected letters, digits and _" % (where, row["name"]))
+        if (row["kind"] == "sweep") != row["name"].startswith("sweep_"):
+            raise TableError("%s: %s: a sweep's name starts with sweep_, and only a sweep's" %
+                             (where, row["name"]))
+        if row["kind"] == "sweep":
+            p = sweep_params(row["name"])
+            if p is None:
+                raise TableError("%s: %s: expected sweep_exit_N_MB_L or sweep_reclaim_N_MB_L "
+                                 "(L >= N >= 0, MB and L over 0)" % (where, row["name"]))
+            if p[3] != int(row["amount"]):
+                raise TableError("%s: %s: amount %s, but its name says %d loops" % (
+                    where, row["name"], row["amount"], p[3]))
+            if row["modes"] != "fixed" or row["boot"] != "sweep":
+                raise TableError("%s: %s: a sweep runs in the fixed modes, in the sweep boot"
+                                 % (where, row["name"]))
         if row["name"] in seen:
             raise TableError("%s: %s listed twice" % (where, row["name"]))
         seen.add(row["name"])
@@ -86,6 +118,10 @@ def kind(name):
 
 def scenarios():
     return names(kind="scenario")
+
+
+def sweeps():
+    return names(kind="sweep")
 
 
 def is_shared(name):

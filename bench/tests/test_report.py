@@ -289,7 +289,8 @@ class DetTargets(unittest.TestCase):
         self.assertIn("## Deterministic modes: NOT RUN (no rows in det.csv)", lines)
 
     def test_quick_run_without_repeat_is_not_a_failure(self):
-        run = Run(dict(FULL, repeat="0"))
+        # (QUICK's plan names its workloads: no sweep among them)
+        run = Run(dict(FULL, repeat="0", workloads="exit_flood"))
         run.det(both_modes("exit_flood", 1.0, without="vanilla-repeat"))
         rc, lines, _ = run.report()
         self.assertEqual(rc, 0, lines)
@@ -672,11 +673,105 @@ class WorkloadTable(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(report.workloads.main(["boot=ram"]), 2)
             self.assertEqual(report.workloads.main(["colour=red"]), 2)
-        self.assertIn("boot is one of mem, 2cpu, disk, prog", err.getvalue())
+        self.assertIn("boot is one of mem, 2cpu, disk, prog, sweep", err.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             self.assertEqual(report.workloads.main(["boot=2cpu"]), 0)
         self.assertEqual(out.getvalue(), "readahead_other_cpu\n")
+
+
+class Sweeps(unittest.TestCase):
+    """The directed tests as curves: the points' x from their names, the
+    invariant, and the section's NOT RUN."""
+    ZERO, MID, HIGH = "sweep_exit_0_40_16", "sweep_exit_4_40_16", "sweep_exit_4_40_8"
+
+    def test_names(self):
+        p = report.workloads.sweep_params
+        self.assertEqual(p("sweep_exit_4_40_16"), ("exit", 4, 40, 16))
+        self.assertEqual(p("sweep_reclaim_0_96_8"), ("reclaim", 0, 96, 8))
+        for bad in ("sweep_exit_4_40", "sweep_fork_4_40_16", "sweep_exit_8_40_4",
+                    "sweep_exit_4_0_16", "exit_flood"):
+            self.assertIsNone(p(bad), bad)
+
+    def test_table_checks_sweep_lines(self):
+        line = "sweep_exit_4_40_16\tsweep\tfixed\tsweep\tno\tno\t16\tpages_per_s\tw\n"
+        parse = report.workloads.parse
+        self.assertEqual(parse(line)[0]["amount"], "16")
+        for bad, why in ((line.replace("\t16\t", "\t32\t"), "its name says 16 loops"),
+                         (line.replace("4_40", "4_x"), "expected sweep_exit_N_MB_L"),
+                         (line.replace("\tfixed", "\tdet"), "in the sweep boot"),
+                         (line.replace("sweep_exit_4_40_16", "exit_big"), "starts with sweep_"),
+                         (line.replace("\tsweep\tfixed", "\tscenario\tfixed"),
+                          "starts with sweep_")):
+            with self.assertRaises(report.workloads.TableError) as e:
+                parse(bad, "t.tsv")
+            self.assertIn(why, str(e.exception))
+
+    def test_curves_x(self):
+        from hcreport import sweeps
+        cs = sweeps.curves([self.ZERO, self.MID, self.HIGH, "sweep_exit_4_24_16",
+                            "sweep_reclaim_0_96_16", "sweep_reclaim_4_96_32"])
+        # 4 exits over 16 loops of 256 pages: 0.977 per 1000 pages
+        self.assertEqual([(round(x, 3), n, e) for x, n, e in cs["exit_rate"]],
+                         [(0.0, self.ZERO, 0), (0.977, self.MID, 4), (1.953, self.HIGH, 4)])
+        # the size curve: the zero point's loops (16), by MB
+        self.assertEqual([x for x, _, _ in cs["exit_size"]], [0.0, 24.0, 40.0])
+        # 96 MB over 32 loops: 11.7 MB per 1000 pages; the event is a MB
+        self.assertEqual([(round(x, 1), e) for x, _, e in cs["reclaim_rate"]],
+                         [(0.0, 0), (11.7, 96)])
+        # no zero point, no curve
+        self.assertEqual(sweeps.curves([self.MID, self.HIGH]), {})
+
+    def test_invariant_is_misses_added_per_event(self):
+        from hcreport import sweeps
+        t = {self.ZERO: {"vanilla": {"l2m": 2.0, "ops": 4096}},
+             self.MID: {"vanilla": {"l2m": 4.0, "ops": 4096}}}
+        # (4 - 2) misses per page over 4096 pages, 4 exits
+        self.assertEqual(sweeps.extra_per_event(t, self.ZERO, self.MID, 4, "vanilla", "l2m"),
+                         2048.0)
+        self.assertIsNone(sweeps.extra_per_event(t, self.ZERO, self.MID, 4, "hotcold", "l2m"))
+
+    def rows(self, configs=("vanilla", "hotcold")):
+        rows = []
+        for r in (1, 2):
+            for c in configs:
+                for wl, l2m in ((self.ZERO, 2.0), (self.MID, 4.0 if c == "vanilla" else 2.5),
+                                (self.HIGH, 6.0 if c == "vanilla" else 3.0)):
+                    rows.append(det_row("cachesim", wl, c, r, l2m=l2m, ops=4096))
+        return rows
+
+    def test_section_and_chart(self):
+        run = Run(dict(FULL, workloads=" ".join([self.ZERO, self.MID, self.HIGH])))
+        run.det(self.rows())
+        rc, lines, err = run.report()
+        text = "\n".join(lines)
+        self.assertIn("## Directed tests as curves (cachesim)", text)
+        row = next(x for x in lines if x.startswith("| 0.977 | " + self.MID))
+        # vanilla adds 2048 misses per exit (32 pages' worth), hotcold 512
+        self.assertIn("| 2048 (32.0) | 512 (8.0) |", row)
+        self.assertTrue(any("sweeps-exit_rate-l2m.dat" in c for c in run.charts))
+        self.assertIn("](sweeps.png)", text)
+        # the sweeps are not in the main tables
+        self.assertNotIn("| %s | 0 |" % self.MID, text)
+
+    def test_no_sweep_rows_when_asked_is_not_run(self):
+        run = Run(FULL)
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps", err)
+        # asked only for another workload: not a failure
+        run = Run(dict(FULL, workloads="exit_flood"))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
+
+    def test_vanilla_alone_is_not_a_curve(self):
+        run = Run(dict(FULL, workloads=self.ZERO + " " + self.MID))
+        run.det(self.rows(configs=("vanilla",)))
+        rc, lines, err = run.report()
+        self.assertIn("NOT RUN: the sweeps", err)
 
 
 class SeedTable(unittest.TestCase):

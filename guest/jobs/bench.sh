@@ -216,6 +216,8 @@ loop_down() {
 # tmpfs file, so no I/O leaves the guest (reading a hole fills the folio
 # with zeroes, no I/O at all).  What is reclaimed is the same: clean
 # order-0 page cache, read long before.
+# reclaim_flood MB N LOOPS: flood reclaim MB N 1024 LOOPS (MB: at most the
+# 100 MB of /mnt/big)
 reclaim_flood() {
 	local out rc=0
 	if [ ! -b /dev/vda ]; then
@@ -226,7 +228,7 @@ reclaim_flood() {
 			dd if=/dev/zero of=/mnt/big bs=1M count=0 seek=100 2>/dev/null ||
 			{ echo "reclaim_flood: cannot make ext2 on /dev/loop0 over /tmp"; return 1; }
 	fi
-	out=$($B/flood reclaim 96 4 1024 "$1") || rc=1
+	out=$($B/flood reclaim "$1" "$2" 1024 "$3") || rc=1
 	if [ ! -b /dev/vda ]; then
 		loop_down /mnt /dev/loop0 /tmp/scratch.img || rc=1
 	fi
@@ -490,11 +492,29 @@ run mixed_trunc80k 0 mixed $B/trunc80k /tmp 81920 1 "$SECS" "$(amount mixed_trun
 run mixed_sdet all mixed sdet 2 "$(amount mixed_sdet)"
 # scenarios: a fixed amount of work in every mode
 run exit_flood 0 $B/flood exit 40 4 1024 "$(amount exit_flood)"
-run reclaim_flood 0 reclaim_flood "$(amount reclaim_flood)"
+run reclaim_flood 0 reclaim_flood 96 4 "$(amount reclaim_flood)"
 run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_cpu)"
 run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
 run big_hot_list 0 big_hot_list "$(amount big_hot_list)"
 run reader_beside_hot_list 0 reader_beside_hot_list "$(amount reader_beside_hot_list)"
+# the directed tests' curves (fixed mode only; scripts/bench.sh boots
+# them in a boot of their own): exit_flood and reclaim_flood at the rate
+# and size each name says (bench/workloads.tsv: sweep_exit_N_MB_L,
+# sweep_reclaim_N_MB_L), whatever SCALE, so that a point means the same
+# in every run
+if [ "$MODE" = fixed ]; then
+	sweeps=$(awk -F'\t' '!/^#/ && $2 == "sweep" { print $1 }' "$TABLE")
+	for w in $sweeps; do
+		want "$w" || continue
+		# shellcheck disable=SC2046 # the name's fields, one per word
+		set -- $(echo "$w" | tr _ ' ')
+		case $#,${2:-} in
+		5,exit) run "$w" 0 $B/flood exit "$4" "$3" 1024 "$5" ;;
+		5,reclaim) run "$w" 0 reclaim_flood "$4" "$3" "$5" ;;
+		*) failed "$w" "not a sweep's name (sweep_exit_N_MB_L or sweep_reclaim_N_MB_L)" ;;
+		esac
+	done
+fi
 # real programs: their amount in every mode (times SCALE only in fixed
 # mode)
 run compile all compile "$(amount compile)"

@@ -19,6 +19,9 @@
  *                   through a mapping (readahead allocations, data by
  *                   DMA: see consume_file()), dropping what was read.
  *
+ * exit or reclaim with N 0: the same setup, and the foreground alone in
+ * the phase (the zero point of make bench's sweeps).
+ *
  * usage: flood exit|reclaim|readahead SIZE N FG_KB LOOPS
  * prints: pages_per_s=<foreground pages/s> count=<pages> ops=<pages>
  */
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
 	fg_bytes = atol(argv[4]) << 10;
 	loops = atol(argv[5]);
 	if (size <= 0 || n < 0 || n > MAX_INSTANCES || fg_bytes <= 0 || loops <= 0 ||
-	    loops < n || (strcmp(argv[1], "readahead") && !n)) {
+	    loops < n) {
 		fprintf(stderr, "%s: bad arguments\n", argv[0]);
 		return 2;
 	}

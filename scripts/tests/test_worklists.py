@@ -10,7 +10,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # name: (boot, modes); in the table's order
 TABLE = [("sdet_1", "mem", "det"), ("sdet_2", "mem", "det"), ("readahead", "2cpu", "det"),
-         ("alloc", "mem", "wall"), ("compile", "prog", "det"), ("web", "prog", "det")]
+         ("alloc", "mem", "wall"), ("compile", "prog", "det"), ("web", "prog", "det"),
+         ("sweep_a", "sweep", "fixed"), ("sweep_b", "sweep", "fixed")]
 
 TABLE_SH = """table() {
 	local row k v ok
@@ -68,6 +69,11 @@ class WallLists(unittest.TestCase):
     def test_whitespace(self):
         self.assertEqual(wall(" -web\t-compile "), ("sdet_1 sdet_2 readahead alloc", ""))
 
+    def test_no_sweep_in_wall_mode(self):
+        # the sweeps run in the fixed modes only, even when named
+        self.assertEqual(wall("sweep_a sdet_1"), ("sdet_1", ""))
+        self.assertEqual(wall("-sweep_b"), ("sdet_1 sdet_2 readahead alloc", "compile web"))
+
 
 class DetWorkloads(unittest.TestCase):
     def test_parts(self):
@@ -77,6 +83,11 @@ class DetWorkloads(unittest.TestCase):
         self.assertEqual(det("-web", "prog"), "compile")
         self.assertEqual(det("sdet_1 sdet_2 -sdet_2", "mem"), "sdet_1")
         self.assertEqual(det("-sdet_1", "mem"), "sdet_2")
+
+    def test_sweep_boot(self):
+        self.assertEqual(det("", "sweep"), "sweep_a sweep_b")
+        self.assertEqual(det("-sweep_a", "sweep"), "sweep_b")
+        self.assertEqual(det("sdet_1", "sweep"), "none")
 
 
 if __name__ == "__main__":
