@@ -62,7 +62,7 @@ __all__ = ["ASSUMED", "BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "charts", "compa
            "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
            "price", "report", "sign_test", "summary", "workloads"]
 
-from hcreport import charts, workloads  # noqa: E402,F401
+from hcreport import charts, ingest, workloads  # noqa: E402,F401
 from hcreport.ingest import (ASSUMED, BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              det_rows, icount_rows, load_all, load_calibration, load_det, load_plan,
                              price)

@@ -324,18 +324,39 @@ wall_mode() {
 # readers (mixed_*, readahead_*) read /dev/nullb0, a null_blk device that
 # completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).
 
+# The kernel functions whose calls the plugin counts in each phase (its
+# calls= argument; bench/hcreport/ingest.py's CALL_SYMS, in this order):
+# page-table pages allocated (one page per call of __pte_alloc, __pmd_alloc
+# or __pud_alloc), mms torn down (exit_mmap) and reclaim passes
+# (shrink_folio_list, the one caller besides the exit path that frees
+# cold): what each workload exercises.  Under -icount the guest runs the
+# same instructions with or without them.
+CALL_SYMS="__pte_alloc __pmd_alloc __pud_alloc exit_mmap shrink_folio_list"
+# call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...
+# (the deterministic boots run without KASLR)
+call_addrs() {
+	local map=$BUILD/kernel-$1/System.map s a out=''
+	for s in $CALL_SYMS; do
+		a=$(awk -v s="$s" '$3 == s { print "0x" $1; exit }' "$map" 2>/dev/null)
+		[ -n "$a" ] || { msg "no $s in ${map#"$ROOT"/}: the plugin cannot count its calls"; return 1; }
+		out="$out+$a"
+	done
+	echo "${out#+}"
+}
+
 det_boot() {
-	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed calls
 	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
+	calls=$(call_addrs "$f") || return 1
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
 	[ "$part" = prog ] && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
 	# shellcheck disable=SC2086 # $disk: options
 	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
-		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,out=$OUT/$tag.phases" \
+		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$tag.phases" \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
 		failed=$(failed_workloads "$LOGS/$f-bench-$tag.out")
 		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"

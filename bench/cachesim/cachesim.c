@@ -23,6 +23,7 @@
  *     rep_k=.. repx_k=.. rep_u=.. repx_u=.. (rep string instructions:
  *     iterations, each counted in insn_*, and instructions executed)
  *     dma=.. dma_lost=..
+ *     call0=.. call1=.. (with calls=: the executions of each address)
  * (loads are the rest; with two levels l3m is 0).  dma counts the DMA
  * markers applied, dma_lost the markers whose access never came (a
  * second marker on the vCPU came first).  A marker still pending when a
@@ -48,6 +49,10 @@
  *   strfill=on|off a rep string store that misses L1 is filled through
  *                  every level (on) or allocated in L1 without a read
  *                  (off: the full-line fast-string protocol)
+ *   calls=ADDR+ADDR...
+ *                  count the executions of the instructions at these
+ *                  virtual addresses in each phase (up to 8; a function's
+ *                  address from System.map: its calls), as call0, call1...
  *
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.
@@ -64,6 +69,11 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum { USER, KERNEL };
+
+/* calls=: the addresses whose executions are counted per phase */
+#define MAX_CALLS 8
+static uint64_t call_pcs[MAX_CALLS];
+static int nr_calls;
 
 struct vcpu {
 	struct cache l1, l2;	/* l2: private, with three levels */
@@ -82,6 +92,7 @@ struct vcpu {
 	uint64_t rep_iters[2], rep_execs[2];
 	uint64_t tb_seq, rep_seq, rep_pc;
 	struct cache_stats st[2];
+	uint64_t calls[MAX_CALLS];
 };
 
 /* one translated block: its instructions counted per execution in a phase */
@@ -173,6 +184,13 @@ static void rep_exec(unsigned int vcpu, void *udata)
 	}
 	v->rep_pc = pc;
 	v->rep_seq = v->tb_seq;
+}
+
+/* an instruction of calls= ran (udata: its index) */
+static void call_exec(unsigned int vcpu, void *udata)
+{
+	if (in_phase && vcpu < (unsigned int)nr_vcpus)
+		vcpus[vcpu].calls[(uintptr_t)udata]++;
 }
 
 static int cmp_vaddr(const void *a, const void *b)
@@ -278,6 +296,7 @@ static void phase_begin(void)
 		vcpus[i].dma_pending = 0;
 		memset(vcpus[i].rep_iters, 0, sizeof(vcpus[i].rep_iters));
 		memset(vcpus[i].rep_execs, 0, sizeof(vcpus[i].rep_execs));
+		memset(vcpus[i].calls, 0, sizeof(vcpus[i].calls));
 	}
 	in_phase = 1;
 }
@@ -324,7 +343,10 @@ static void phase_end(void)
 		fprintf(out, " rep_k=%" PRIu64 " repx_k=%" PRIu64 " rep_u=%" PRIu64
 			" repx_u=%" PRIu64, v->rep_iters[KERNEL], v->rep_execs[KERNEL],
 			v->rep_iters[USER], v->rep_execs[USER]);
-		fprintf(out, " dma=%" PRIu64 " dma_lost=%" PRIu64 "\n", v->dma, v->dma_lost);
+		fprintf(out, " dma=%" PRIu64 " dma_lost=%" PRIu64, v->dma, v->dma_lost);
+		for (m = 0; m < nr_calls; m++)
+			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
+		fputc('\n', out);
 	}
 	fflush(out);
 }
@@ -377,6 +399,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		qemu_plugin_vcpu_mem_cb_t cb = mem_access;
+		int c;
 
 		if (m)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
@@ -384,6 +407,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)m);
 		if (m == DMA_MAGIC)
 			add_dma_pc(pc + qemu_plugin_insn_size(insn));
+		for (c = 0; c < nr_calls; c++)
+			if (pc == call_pcs[c])
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
+								       QEMU_PLUGIN_CB_NO_REGS,
+								       (void *)(uintptr_t)c);
 		if (is_dma_pc(pc))
 			cb = mem_access_dma;
 		else if (is_rep_string_store(qemu_plugin_insn_data(insn),
@@ -449,6 +477,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			path = v;
 			continue;
 		}
+		if (!strcmp(k, "calls")) {
+			const char *p = v;
+
+			do {
+				if (nr_calls == MAX_CALLS)
+					return fail(k, "more than 8 addresses");
+				x = strtoull(p, &end, 0);
+				if (end == p || (*end && *end != '+') || !x)
+					return fail(k, "expected ADDR+ADDR... (numbers, not 0)");
+				call_pcs[nr_calls++] = x;
+				p = end + 1;
+			} while (*end);
+			continue;
+		}
 		if (!strcmp(k, "sim") || !strcmp(k, "profile") || !strcmp(k, "strfill") ||
 		    !strcmp(k, "phases")) {
 			if (!qemu_plugin_bool_parse(k, v, &b))
@@ -481,8 +523,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		else if (!strcmp(k, "line"))
 			line = x;
 		else
-			return fail(k, "unknown argument (out sim profile strfill l1size l1ways "
-				    "l2size l2ways l3size l3ways line)");
+			return fail(k, "unknown argument (out sim profile strfill calls l1size "
+				    "l1ways l2size l2ways l3size l3ways line)");
 	}
 	if (!path)
 		return fail("out", "missing: where to write the phase counts");
@@ -530,9 +572,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		}
 	}
 	fprintf(out, "config sim=%d phases=%d levels=%d l1size=%" PRIu64 " l1ways=%u l2size=%" PRIu64
-		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d\n",
+		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d calls=%d\n",
 		simulate, !whole_run, l3size ? 3 : 2, l1size, l1ways, l2size, l2ways, l3size,
-		l3size ? l3ways : 0, line, string_fill, nr_vcpus);
+		l3size ? l3ways : 0, line, string_fill, nr_vcpus, nr_calls);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	if (whole_run)

@@ -8,6 +8,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+from . import workloads
+
 
 BASE = "vanilla"
 # vanilla's first round booted again: the A/A of the instrument itself
@@ -83,8 +85,22 @@ REP = ["rep", "repx"]
 # geometry: the plugin's cache model (its config line); caches: what the
 # guest kernel read from CPUID (guest/jobs/bench.sh's hotcold-caches);
 # stamp: the run's patches and SCALE (scripts/bench.sh's BENCH_STAMP)
+# What the workload exercises: cold_free, cold_request (the guest's
+# vmstat pcp_cold_free and pcp_cold_request around it: pages freed to a
+# cold list, pages readahead asked for cold; empty on a kernel without
+# the counters) and the calls the plugin counted (calls=, from
+# scripts/bench.sh's CALL_SYMS, in this order): page-table pages
+# allocated (__pte_alloc, __pmd_alloc, __pud_alloc: one page each), mms
+# torn down (exit_mmap: exits and execs) and reclaim passes
+# (shrink_folio_list: the only caller that frees cold besides the exit
+# path)
+CALL_SYMS = ("__pte_alloc", "__pmd_alloc", "__pud_alloc", "exit_mmap", "shrink_folio_list")
+# exits in the phase of a workload that is not a sweep (guest/jobs/bench.sh:
+# flood exit 40 4)
+KNOWN_EXITS = {"exit_flood": 4}
+EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
-    COUNTS + SPLIT + DMA + REP + ["hc_events", "geometry", "caches", "stamp"]
+    COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"]
 HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
 METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "mem", "cost", "cost_line", "rate")
 # Latencies in cycles when bench/calibrate did not run (assumed, for a
@@ -168,6 +184,7 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     guest = []
     rates = {}
     events = {}
+    vm = {}
     caches = ""
     for line in read_lines(jobout):
         f = line.split()
@@ -181,6 +198,7 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
         elif line.startswith("hotcold-vmstat "):
             kv = dict(x.split("=") for x in f[2:])
             events[f[1]] = sum(int(kv.get(k, 0)) for k in HC_EVENTS)
+            vm[f[1]] = kv
     recs = defaultdict(dict)
     for line in read_lines(phases):
         if line.startswith("phase="):
@@ -200,12 +218,30 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
         if not ops:
             print("report.py: %s: workload %s did no work" % (jobout, wl), file=sys.stderr)
             return 1
+        # the calls are the whole guest's, every vCPU's (a page table or
+        # an exit on the other vCPU is the workload's too)
+        calls = [sum(v.get("call%d" % k, 0) for v in recs[i].values())
+                 for k in range(len(CALL_SYMS))]
+        counted = all("call%d" % k in recs[i][0] for k in range(len(CALL_SYMS)))
+        # the exits of exit_flood and of the exit sweeps are known: N mms
+        # torn down in the phase, which checks that calls= counted the
+        # functions it names
+        sp = workloads.sweep_params(wl)
+        exits = sp[1] if sp and sp[0] == "exit" else KNOWN_EXITS.get(wl)
+        if counted and exits is not None and calls[3] != exits:
+            print("report.py: %s: %s: the plugin counted %d calls of exit_mmap, the "
+                  "workload made %d exits: calls= does not count what CALL_SYMS names" %
+                  (jobout, wl, calls[3], exits), file=sys.stderr)
+            return 1
+        kv = vm.get(wl, {})
+        exercise = [kv.get("pcp_cold_free", ""), kv.get("pcp_cold_request", "")] + (
+            [sum(calls[:3]), calls[3], calls[4]] if counted else ["", "", ""])
         w.writerow([mode, wl, config, rnd, boot, cpu, ops, rates.get(wl, "")] +
                    [sum(v.get(k, 0) for v in vcpus) for k in COUNTS] +
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in SPLIT] +
                    [sum(v.get(k, 0) for v in vcpus) for k in DMA] +
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in REP] +
-                   [events.get(wl, ""), geometry, caches, stamp])
+                   [events.get(wl, "")] + exercise + [geometry, caches, stamp])
     return 0
 
 
@@ -213,7 +249,7 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
 # under -icount the guest's clock counts instructions, so the cache model
 # running or not changes nothing the guest does
 SAME_IN_BOTH = ["workload", "config", "round", "boot", "cpu", "ops", "insn_k", "insn_u",
-                "rep", "repx", "hc_events", "caches", "stamp"]
+                "rep", "repx", "hc_events"] + EXERCISE + ["caches", "stamp"]
 
 
 def icount_rows(cachesim_csv, check_csv=None):
@@ -327,6 +363,8 @@ def load_det(path, lat=None, geometry=None):
             "rate": float(row["rate"]) if row["rate"] else 0,
             "ops": int(ops),
             "hc_events": int(row["hc_events"]) if row["hc_events"] else None,
+            # per op; None: not counted
+            **{k: float(row[k]) / ops if row[k] != "" else None for k in EXERCISE},
             "levels": 3 if three else 2,
             "dma_lost": int(c["dma_lost"]),
             "dma": int(c["dma"]),

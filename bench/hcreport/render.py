@@ -386,6 +386,62 @@ def seed_section(det, wall_data):
     return lines + [""]
 
 
+def med_of(per, c, key):
+    """the median over c's rounds of a per-op count, None if not counted"""
+    vs = [r.get(key) for r in per.get(c, {}).get("rounds", {}).values()]
+    vs = [v for v in vs if v is not None]
+    return statistics.median(vs) if vs else None
+
+
+def cold_source(cold, exits, shrinks):
+    """where hotcold's cold frees came from: the exit path and reclaim
+    (shrink_folio_list) are the only callers that free cold"""
+    if cold is None or exits is None or shrinks is None:
+        return "-"
+    if not cold:
+        return "none"
+    if not shrinks:
+        return "exits"
+    if not exits:
+        return "reclaim"
+    return "exits and reclaim (not split)"
+
+
+def exercise_section(det):
+    """what each workload exercises, from the cachesim boots: hotcold's
+    cold frees and cold requests (its vmstat), and the calls the plugin
+    counted (page-table pages, mms torn down, reclaim passes)"""
+    t = det.get("cachesim") or det.get("icount") or {}
+    rows = [(wl, per) for wl, per in t.items() if per.get("hotcold") or per.get(BASE)]
+    if not rows:
+        return []
+    g = lambda x: "-" if x is None else fmt(x)  # noqa: E731
+    lines = ["## What each workload exercises", "",
+             "Per operation, medians over the rounds of the deterministic boots.  "
+             "Cold frees and cold requests: hotcold's vmstat (`pcp_cold_free`: pages "
+             "freed to a cold list; `pcp_cold_request`: pages readahead asked for "
+             "cold).  Page-table pages (calls of `__pte_alloc`, `__pmd_alloc` and "
+             "`__pud_alloc`, one page each), mms torn down (`exit_mmap`: exits and "
+             "execs) and reclaim passes (`shrink_folio_list`): calls the cache plugin "
+             "counted, every vCPU's.  The exit path and reclaim are the only callers "
+             "that free cold, so a workload with no reclaim pass got its cold frees "
+             "from exits.", "",
+             "| workload | hotcold cold frees/op | cold requests/op | source of the cold "
+             "frees | page-table pages/op (vanilla, hotcold) | mms torn down/op | "
+             "reclaim passes/op |",
+             "|---|---|---|---|---|---|---|"]
+    for wl, per in rows:
+        c = {k: med_of(per, "hotcold", k) for k in ("cold_free", "cold_request", "pt_pages",
+                                                     "mm_exits", "shrinks")}
+        name = wl + (" (no hot/cold decision)" if undecided(per) else "")
+        lines.append("| %s | %s | %s | %s | %s, %s | %s | %s |" % (
+            name, g(c["cold_free"]), g(c["cold_request"]),
+            cold_source(c["cold_free"], c["mm_exits"], c["shrinks"]),
+            g(med_of(per, BASE, "pt_pages")), g(c["pt_pages"]), g(c["mm_exits"]),
+            g(c["shrinks"])))
+    return lines + [""]
+
+
 def workload_table():
     """the workload table (bench/workloads.tsv) as markdown"""
     lines = ["Workloads (bench/workloads.tsv; guest/jobs/bench.sh runs them):", "",
@@ -531,6 +587,7 @@ def report(outdir):
     data, _ = load(os.path.join(outdir, "results.csv"))
     if det or data:
         lines += seed_section(det or {}, data)
+    lines += exercise_section(det)
     if data:
         wl, plot, others, tn = wall_section(outdir)
         lines += wl

@@ -774,6 +774,87 @@ class Sweeps(unittest.TestCase):
         self.assertIn("NOT RUN: the sweeps", err)
 
 
+class DetRows(unittest.TestCase):
+    """det_rows(): one boot's guest output and plugin phases as det.csv
+    rows, with what each workload exercised."""
+    WL = "sweep_exit_4_40_16"
+    JOB = ("hotcold-caches L1=32K/8w\n"
+           "hotcold-result %s pages_per_s=10.0\n"
+           "hotcold-phase %s ops=4096 cpu=0\n"
+           "hotcold-vmstat %s pcp_cold_alloc=0 pcp_cold_request=3 pcp_cold_free=40960\n")
+
+    def rows(self, calls, wl=WL):
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
+        with open(job, "w") as f:
+            f.write(self.JOB % (wl, wl, wl))
+        with open(ph, "w") as f:
+            f.write("config sim=1 phases=1 levels=3 l1size=32768 l1ways=8 l2size=524288 "
+                    "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=5\n")
+            f.write("phase=1 vcpu=0 insn_k=100 insn_u=10%s\n" % calls)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = report.ingest.det_rows("cachesim", "hotcold", "1", "sweep", job, ph)
+        rows = list(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+        return rc, rows, err.getvalue()
+
+    def test_exercise_columns(self):
+        # page tables: 7 + 2 + 1 pages; 4 exits; no reclaim
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0")
+        self.assertEqual(rc, 0, err)
+        r = rows[0]
+        self.assertEqual([r[k] for k in report.ingest.EXERCISE],
+                         ["40960", "3", "10", "4", "0"])
+
+    def test_exits_the_plugin_did_not_count_fail(self):
+        # a wrong address counts nothing: the sweep made 4 exits
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=0 call4=0")
+        self.assertEqual(rc, 1)
+        self.assertIn("counted 0 calls of exit_mmap, the workload made 4 exits", err)
+
+    def test_without_calls_the_counts_are_empty(self):
+        rc, rows, err = self.rows("")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([rows[0][k] for k in ("pt_pages", "mm_exits", "shrinks")], ["", "", ""])
+
+    def test_bench_sh_names_the_same_functions(self):
+        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts",
+                               "bench.sh")) as f:
+            line = next(x for x in f if x.startswith("CALL_SYMS="))
+        self.assertEqual(tuple(line.split("=", 1)[1].strip().strip('"').split()),
+                         report.ingest.CALL_SYMS)
+
+
+class Exercise(unittest.TestCase):
+    """What each workload exercises: the counts per op, and where the cold
+    frees came from."""
+
+    def test_source(self):
+        from hcreport.render import cold_source
+        self.assertEqual(cold_source(10.0, 2.0, 0.0), "exits")
+        self.assertEqual(cold_source(10.0, 0.0, 3.0), "reclaim")
+        self.assertEqual(cold_source(10.0, 2.0, 3.0), "exits and reclaim (not split)")
+        self.assertEqual(cold_source(0.0, 2.0, 3.0), "none")
+        self.assertEqual(cold_source(10.0, None, 0.0), "-")
+
+    def test_table(self):
+        rows = []
+        for r in (1, 2, 3):
+            for c in ("vanilla", "hotcold"):
+                row = det_row("cachesim", "compile", c, r, ops=2)
+                row.update(cold_free=(0 if c == "vanilla" else 2000 + r), cold_request=0,
+                           pt_pages=400, mm_exits=60, shrinks=0)
+                rows.append(row)
+        run = Run(dict(FULL, workloads="compile", configs="vanilla hotcold"))
+        run.det(rows)
+        rc, lines, err = run.report()
+        start = lines.index("## What each workload exercises")
+        row = next(x for x in lines[start:] if x.startswith("| compile | "))
+        # hotcold's median 2002 over 2 ops; 400 pages over 2 ops
+        self.assertEqual(row, "| compile | 1001 | 0 | exits | 200, 200 | 30 | 0 |")
+
+
 class SeedTable(unittest.TestCase):
     """The seed's table: the three steps per 2002 benchmark, each the
     ratio of the later kernel's median to the earlier one's."""
