@@ -371,6 +371,10 @@ det_boot() {
 # bench/workloads.tsv): the curves compare where the frees land, so the
 # kernels that differ in that
 SWEEP_CONFIGS="vanilla hotcold single"
+# and the real programs (5 G instructions a build or a configure run):
+# every configuration but the A/A ones (vanilla-repeat, vanilla-layout),
+# whose noise the 2002 workloads and the scenarios measure
+PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
 # one configuration's round: the one-vCPU workloads, any that need the
 # disk, the reader on the other CPU, the real programs and the sweeps, a
@@ -379,6 +383,7 @@ det_one() {
 	local mode=$1 c=${2%/*} r=${2##*/} part wl
 	for part in mem disk 2cpu prog sweep; do
 		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		[ $part != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		wl=$(det_workloads $part) || return 1
 		[ "$wl" != none ] || continue
 		# shellcheck disable=SC2086 # a list of workloads
