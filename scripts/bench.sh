@@ -25,8 +25,8 @@
 # zone->lock, as before 2.5.45), and vanilla-layout (bench/alternatives/
 # layout.patch: vanilla with its code and data shifted, the noise of
 # comparing two binaries; deterministic modes only).  CONFIGS selects them
-# by name (default: vanilla hotcold hotcold-off single vanilla-layout;
-# QUICK: vanilla hotcold hotcold-off).  Deterministic runs
+# by name (default: vanilla hotcold hotcold-off single nopcp
+# vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
 # are DET_ROUNDS rounds per configuration, interleaved, two boots at a time
 # (host timing does not enter them); round r starts with warm-up r in every
 # configuration (guest/jobs/bench.sh: small counts depend on the history).
@@ -34,7 +34,8 @@
 # instrument's repeatability; vanilla's rounds against each other, the
 # spread the history adds; and vanilla-layout against vanilla: the report
 # takes the larger as the noise a comparison has to beat.  Wall mode boots
-# vanilla twice in every round (vanilla-repeat: its A/A) unless QUICK.
+# vanilla twice in every round (vanilla-repeat: its A/A; not for the real
+# programs) unless QUICK.
 # Workloads, their boots, amounts and QUICK's choice: bench/workloads.tsv.
 # The sweeps (exit_flood and reclaim_flood at several rates and sizes:
 # the report's curves) run in the deterministic modes only, in a boot of
@@ -45,8 +46,9 @@
 # its own results.
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
-# 5), SECS per wall workload (default 4), SCALE of the fixed work (default
-# 2), DET_ROUNDS of the deterministic modes (default 3), QUICK=1 (the
+# 3), SECS per wall workload (default 2), SCALE of the fixed work (default
+# 2), DET_ROUNDS of the deterministic modes (default 3), PROG_ROUNDS (how
+# many of those rounds boot the real programs, default 2), QUICK=1 (the
 # scenarios, four of the 2002 workloads and web; wall: 2 rounds of 1 s;
 # deterministic: 2 rounds at scale 1, no repeat boot), WORKLOADS (restrict
 # every mode), GEOMETRY (the machine the deterministic modes describe:
@@ -60,10 +62,11 @@
 lock_build
 
 MODES=${MODES:-wall icount cachesim}
-ROUNDS=${ROUNDS:-5}
-SECS=${SECS:-4}
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-2}
 SCALE=${SCALE:-2}
 DET_ROUNDS=${DET_ROUNDS:-3}
+PROG_ROUNDS=${PROG_ROUNDS:-2}
 # The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
 # the names of the workloads whose columns have those values
 # (called in $(...): its callers check its status, since fail only ends
@@ -86,6 +89,9 @@ case $SCALE in
 esac
 case $SECS in
 '' | *[!0-9]* | 0) fail "SECS=$SECS: expected a whole number of seconds, 1 or more" ;;
+esac
+case $PROG_ROUNDS in
+'' | *[!0-9]* | 0) fail "PROG_ROUNDS=$PROG_ROUNDS: expected a number of rounds, 1 or more" ;;
 esac
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
@@ -139,7 +145,7 @@ esac
 ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
 single:single: nopcp:nopcp: vanilla-layout:layout:"
 if [ -z "${CONFIGS:-}" ]; then
-	CONFIGS="vanilla hotcold hotcold-off single vanilla-layout"
+	CONFIGS="vanilla hotcold hotcold-off single nopcp vanilla-layout"
 	[ "${QUICK:-0}" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
 fi
 want_configs=$CONFIGS
@@ -237,7 +243,8 @@ export BENCH_STAMP
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
-	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS GEOMETRY L2WAYS L3WAYS; do
+	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS GEOMETRY \
+		L2WAYS L3WAYS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
@@ -267,13 +274,16 @@ wall_mode() {
 	local parts='' part wl extra
 	[ -n "$WALL_MAIN" ] && parts=main
 	[ -n "$WALL_PROG" ] && parts="$parts prog"
+	# (vanilla-repeat, the A/A, boots the main workloads only)
 	total=$((ROUNDS * $(wc -w <<<"$configs") * $(wc -w <<<"$parts")))
+	case " $parts $configs " in *" prog "*" vanilla-repeat:"*) total=$((total - ROUNDS)) ;; esac
 	local t0
 	t0=$(now)
 	for r in $(seq 1 "$ROUNDS"); do
 		for c in $configs; do
 			for part in $parts; do
 				name=${c%%:*} rest=${c#*:}
+				[ "$part:$name" != prog:vanilla-repeat ] || continue
 				f=${rest%%:*} append=${rest#*:}
 				n=$((n + 1))
 				if [ $n -gt 1 ]; then
@@ -371,9 +381,10 @@ det_boot() {
 # bench/workloads.tsv): the curves compare where the frees land, so the
 # kernels that differ in that
 SWEEP_CONFIGS="vanilla hotcold single"
-# and the real programs (5 G instructions a build or a configure run):
-# every configuration but the A/A ones (vanilla-repeat, vanilla-layout),
-# whose noise the 2002 workloads and the scenarios measure
+# and the real programs (5 G instructions a build or a configure run,
+# 3.5 minutes a boot under the cache model): every configuration but the
+# A/A ones (vanilla-repeat, vanilla-layout), whose noise the 2002
+# workloads and the scenarios measure, in the first PROG_ROUNDS rounds
 PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
 # one configuration's round: the one-vCPU workloads, any that need the
@@ -384,6 +395,7 @@ det_one() {
 	for part in mem disk 2cpu prog sweep; do
 		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ $part != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		[ $part != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
 		wl=$(det_workloads $part) || return 1
 		[ "$wl" != none ] || continue
 		# shellcheck disable=SC2086 # a list of workloads

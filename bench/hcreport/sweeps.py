@@ -93,7 +93,9 @@ def sweep_section(det, configs, outdir, asked_why=None):
     if os.path.exists(png):
         os.unlink(png)
     cs = curves([w for w in det if workloads.kind(w) == "sweep"])
-    shown = [c for c in configs if any(c in det.get(w, {}) for w in workloads.sweeps())]
+    # vanilla first, then the others in the run's order
+    shown = [c for c in [BASE] + [c for c in configs if c != BASE]
+             if any(c in det.get(w, {}) for w in workloads.sweeps())]
     lines = ["## Directed tests as curves (cachesim)", ""]
     if not cs or BASE not in shown or len(shown) < 2:
         if asked_why:

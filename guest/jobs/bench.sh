@@ -81,7 +81,9 @@ field() {
 
 # amount WORKLOAD: the table's amount of fixed work times SCALE, or 0
 # (timed) in wall mode; the scenarios and micro do their amount (times
-# SECS) in every mode, the real programs their amount (timed) in wall mode
+# SECS) in every mode, the real programs their amount in every mode (one
+# build or configure run is 5 G instructions: SCALE would only double a
+# programs boot)
 amount() {
 	local a k
 	if ! a=$(field "$1" 7) || ! k=$(field "$1" 2); then
@@ -89,9 +91,9 @@ amount() {
 		return 1
 	fi
 	case $MODE,$k in
+	*,program) echo "$a" ;;
 	fixed,*) echo $((a * AMOUNT)) ;;
 	*,scenario | *,micro) echo $((a * ${AMOUNT%.*})) ;;
-	*,program) echo "$a" ;;
 	*) echo 0 ;;
 	esac
 }
@@ -309,10 +311,11 @@ prog_rate() {
 		'BEGIN { printf "%s=%.2f ops=%d\n", m, n * per / (b - a), n }'
 }
 
-# prog_runs N METRIC STEP: STEP DIR, N times inside one measured phase,
-# each in a fresh DIR removed after it; prints METRIC (per hour) and ops
+# prog_runs N METRIC STEP [KEEP]: STEP DIR, N times inside one measured
+# phase, each in a fresh DIR removed after it (the last one moved to KEEP
+# after the phase instead, if given); prints METRIC (per hour) and ops
 prog_runs() {
-	local n=$1 m=$2 step=$3 i t0 t1 d
+	local n=$1 m=$2 step=$3 keep=${4:-} i t0 t1 d
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	$B/phase begin
 	for i in $(seq 1 "$n"); do
@@ -322,28 +325,39 @@ prog_runs() {
 			echo "$step: run $i of $n failed"
 			return 1
 		fi
-		rm -rf "$d"
+		if [ -z "$keep" ] || [ "$i" != "$n" ]; then
+			rm -rf "$d"
+		fi
 	done
 	$B/phase end
+	if [ -n "$keep" ]; then
+		rm -rf "$keep"
+		mv "$d" "$keep" || { echo "cannot keep $d as $keep"; return 1; }
+	fi
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	prog_rate "$n" "$t0" "$t1" "$m" 3600
 }
 
 # configure N: pv's autoconf configure (about 60 checks, each a compiler
-# run or a shell test) in a fresh copy of the tree, N times
+# run or a shell test) in a fresh copy of the tree, N times; the last
+# configured tree is kept for compile (COMPILE_SRC), which would
+# otherwise run configure once more before its phase (a third of a
+# programs boot under the cache model)
+COMPILE_SRC=/tmp/compile.src
 configure_one() {
 	cp -a "$PROG" "$1" && prog_configure "$1"
 }
 
 configure() {
 	prog_check || return 1
-	prog_runs "$1" runs_per_hour configure_one
+	prog_runs "$1" runs_per_hour configure_one "$COMPILE_SRC"
 }
 
 # compile N: make -j2 of pv from a clean, configured tree (a copy of one
-# configured outside the phase), N times
+# configured outside the phase: configure's last, or one configured
+# here), N times
 compile_one() {
-	cp -a /tmp/compile.src "$1" || return 1
+	cp -a "$COMPILE_SRC" "$1" || return 1
 	if ! make -C "$1" -j2 pv >/tmp/compile.out 2>&1 || [ ! -x "$1/pv" ]; then
 		tail -5 /tmp/compile.out
 		return 1
@@ -353,13 +367,15 @@ compile_one() {
 compile() {
 	local rc=0
 	prog_check || return 1
-	rm -rf /tmp/compile.src
-	if ! cp -a "$PROG" /tmp/compile.src || ! prog_configure /tmp/compile.src; then
-		echo "configure of the compile tree failed"
-		return 1
+	if [ ! -f "$COMPILE_SRC/Makefile" ]; then
+		rm -rf "$COMPILE_SRC"
+		if ! cp -a "$PROG" "$COMPILE_SRC" || ! prog_configure "$COMPILE_SRC"; then
+			echo "configure of the compile tree failed"
+			return 1
+		fi
 	fi
 	prog_runs "$1" builds_per_hour compile_one || rc=1
-	rm -rf /tmp/compile.src
+	rm -rf "$COMPILE_SRC"
 	return $rc
 }
 
@@ -515,10 +531,10 @@ if [ "$MODE" = fixed ]; then
 		esac
 	done
 fi
-# real programs: their amount in every mode (times SCALE only in fixed
-# mode)
-run compile all compile "$(amount compile)"
+# real programs: their amount in every mode
+# (configure first: compile builds in a copy of its last configured tree)
 run configure all configure "$(amount configure)"
+run compile all compile "$(amount compile)"
 run web all web "$(amount web)"
 
 # in-kernel microbenchmark (bench/module), built for this kernel; timed,
