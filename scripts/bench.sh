@@ -192,6 +192,27 @@ done
 "$ROOT/scripts/initramfs.sh" || exit 1
 # the real programs' archive, if a boot of the run needs it
 wall_lists || fail "bench/workloads.tsv: see above"
+case " $MODES " in *" wall "*)
+	[ -n "$WALL_MAIN$WALL_PROG" ] ||
+		fail "WORKLOADS=$WORKLOADS: only workloads of the deterministic modes (the sweeps), and MODES asks for wall -- add MODES=\"icount cachesim\" or a workload wall mode runs" ;;
+esac
+# The A/A boots (vanilla-repeat, vanilla-layout) run the workloads of the
+# mem, disk and 2cpu boots and wall mode's main boot: with none of those
+# asked for (only the programs or the sweeps), there is no A/A to boot
+aa_work=
+case " $MODES " in *" wall "*) aa_work=$WALL_MAIN ;; esac
+case " $MODES " in *" icount "* | *" cachesim "*)
+	for p in mem disk 2cpu; do
+		w=$(det_workloads $p) || fail "bench/workloads.tsv: see above"
+		[ "$w" = none ] || aa_work="$aa_work $w"
+	done ;;
+esac
+if [ -z "$aa_work" ] && { [ -n "$REPEAT" ] || case " $CONFIGS " in *" vanilla-layout:"*) true ;; *) false ;; esac; }; then
+	msg "WORKLOADS=$WORKLOADS: nothing for the A/A boots (vanilla-repeat, vanilla-layout) to run: left out"
+	REPEAT=
+	CONFIGS=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done | tr '\n' ' ')
+	want_configs=$(for c in $want_configs; do [ "$c" = vanilla-layout ] || echo "$c"; done | tr '\n' ' ')
+fi
 det_prog=
 case " $MODES " in
 *" icount "* | *" cachesim "*) det_prog=$(det_workloads prog) || fail "bench/workloads.tsv: see above" ;;
@@ -336,12 +357,13 @@ wall_mode() {
 
 # The kernel functions whose calls the plugin counts in each phase (its
 # calls= argument; bench/hcreport/ingest.py's CALL_SYMS, in this order):
-# page-table pages allocated (one page per call of __pte_alloc, __pmd_alloc
-# or __pud_alloc), mms torn down (exit_mmap) and reclaim passes
+# page-table pages allocated (one page per call of pte_alloc_one, which
+# __pte_alloc and the file fault paths call, __pmd_alloc or __pud_alloc),
+# mms torn down (exit_mmap) and reclaim passes
 # (shrink_folio_list, the one caller besides the exit path that frees
 # cold): what each workload exercises.  Under -icount the guest runs the
 # same instructions with or without them.
-CALL_SYMS="__pte_alloc __pmd_alloc __pud_alloc exit_mmap shrink_folio_list"
+CALL_SYMS="pte_alloc_one __pmd_alloc __pud_alloc exit_mmap shrink_folio_list"
 # call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...
 # (the deterministic boots run without KASLR)
 call_addrs() {
@@ -383,8 +405,9 @@ det_boot() {
 SWEEP_CONFIGS="vanilla hotcold single"
 # and the real programs (5 G instructions a build or a configure run,
 # 3.5 minutes a boot under the cache model): every configuration but the
-# A/A ones (vanilla-repeat, vanilla-layout), whose noise the 2002
-# workloads and the scenarios measure, in the first PROG_ROUNDS rounds
+# A/A ones (vanilla-repeat, vanilla-layout), in the first PROG_ROUNDS
+# rounds; so the programs' noise is vanilla's rounds only, with no repeat
+# or layout A/A of their own
 PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
 # one configuration's round: the one-vCPU workloads, any that need the

@@ -86,18 +86,23 @@ REP = ["rep", "repx"]
 # guest kernel read from CPUID (guest/jobs/bench.sh's hotcold-caches);
 # stamp: the run's patches and SCALE (scripts/bench.sh's BENCH_STAMP)
 # What the workload exercises: cold_free, cold_request (the guest's
-# vmstat pcp_cold_free and pcp_cold_request around it: pages freed to a
-# cold list, pages readahead asked for cold; empty on a kernel without
-# the counters) and the calls the plugin counted (calls=, from
-# scripts/bench.sh's CALL_SYMS, in this order): page-table pages
-# allocated (__pte_alloc, __pmd_alloc, __pud_alloc: one page each), mms
+# vmstat pcp_cold_free and pcp_cold_request around the whole workload,
+# its setup too: pages freed to a cold list, pages readahead asked for
+# cold; 0 on a kernel without the counters) and the calls the plugin
+# counted in the phase (calls=, from scripts/bench.sh's CALL_SYMS, in
+# this order): page-table pages allocated (pte_alloc_one, __pmd_alloc,
+# __pud_alloc: one page each), mms
 # torn down (exit_mmap: exits and execs) and reclaim passes
 # (shrink_folio_list: the only caller that frees cold besides the exit
 # path)
-CALL_SYMS = ("__pte_alloc", "__pmd_alloc", "__pud_alloc", "exit_mmap", "shrink_folio_list")
+CALL_SYMS = ("pte_alloc_one", "__pmd_alloc", "__pud_alloc", "exit_mmap", "shrink_folio_list")
 # exits in the phase of a workload that is not a sweep (guest/jobs/bench.sh:
-# flood exit 40 4)
+# flood exit 40 4), reclaim passes at least (flood reclaim 96 4: a
+# MADV_PAGEOUT each, in batches), and workloads that must allocate page
+# tables (forks): what checks that each address of calls= counts
 KNOWN_EXITS = {"exit_flood": 4}
+KNOWN_RECLAIMS = {"reclaim_flood": 4}
+KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
     COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"]
@@ -232,6 +237,17 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
             print("report.py: %s: %s: the plugin counted %d calls of exit_mmap, the "
                   "workload made %d exits: calls= does not count what CALL_SYMS names" %
                   (jobout, wl, calls[3], exits), file=sys.stderr)
+            return 1
+        reclaims = sp[1] if sp and sp[0] == "reclaim" else KNOWN_RECLAIMS.get(wl)
+        if counted and reclaims is not None and calls[4] < reclaims:
+            print("report.py: %s: %s: the plugin counted %d calls of shrink_folio_list, "
+                  "the workload reclaimed %d times: calls= does not count what CALL_SYMS "
+                  "names" % (jobout, wl, calls[4], reclaims), file=sys.stderr)
+            return 1
+        if counted and wl in KNOWN_PT and not sum(calls[:3]):
+            print("report.py: %s: %s: the plugin counted no page-table page in a "
+                  "workload that forks: calls= does not count what CALL_SYMS names" %
+                  (jobout, wl), file=sys.stderr)
             return 1
         kv = vm.get(wl, {})
         exercise = [kv.get("pcp_cold_free", ""), kv.get("pcp_cold_request", "")] + (

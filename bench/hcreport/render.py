@@ -400,6 +400,8 @@ def cold_source(cold, exits, shrinks):
         return "-"
     if not cold:
         return "none"
+    if not exits and not shrinks:
+        return "outside the phase (setup)"
     if not shrinks:
         return "exits"
     if not exits:
@@ -418,14 +420,15 @@ def exercise_section(det):
     g = lambda x: "-" if x is None else fmt(x)  # noqa: E731
     lines = ["## What each workload exercises", "",
              "Per operation, medians over the rounds of the deterministic boots.  "
-             "Cold frees and cold requests: hotcold's vmstat (`pcp_cold_free`: pages "
-             "freed to a cold list; `pcp_cold_request`: pages readahead asked for "
-             "cold).  Page-table pages (calls of `__pte_alloc`, `__pmd_alloc` and "
-             "`__pud_alloc`, one page each), mms torn down (`exit_mmap`: exits and "
-             "execs) and reclaim passes (`shrink_folio_list`): calls the cache plugin "
-             "counted, every vCPU's.  The exit path and reclaim are the only callers "
+             "Cold frees and cold requests: hotcold's vmstat around the workload, "
+             "its setup included (`pcp_cold_free`: pages freed to a cold list; "
+             "`pcp_cold_request`: pages readahead asked for cold).  Page-table pages "
+             "(calls of `pte_alloc_one`, `__pmd_alloc` and `__pud_alloc`, one page "
+             "each), mms torn down (`exit_mmap`: exits and execs) and reclaim passes "
+             "(`shrink_folio_list`): calls the cache plugin counted in the measured "
+             "phase, every vCPU's.  The exit path and reclaim are the only callers "
              "that free cold, so a workload with no reclaim pass got its cold frees "
-             "from exits.", "",
+             "from exits (or from its setup, when the phase had neither).", "",
              "| workload | hotcold cold frees/op | cold requests/op | source of the cold "
              "frees | page-table pages/op (vanilla, hotcold) | mms torn down/op | "
              "reclaim passes/op |",
@@ -445,8 +448,8 @@ def exercise_section(det):
 def workload_table():
     """the workload table (bench/workloads.tsv) as markdown"""
     lines = ["Workloads (bench/workloads.tsv; guest/jobs/bench.sh runs them):", "",
-             "| workload | kind | modes | boot | fixed work per SCALE (a sweep's: whatever "
-             "SCALE) | what it exercises |",
+             "| workload | kind | modes | boot | fixed work per SCALE (a program's and a "
+             "sweep's: whatever SCALE) | what it exercises |",
              "|---|---|---|---|---|---|"]
     for r in workloads.table():
         lines.append("| %s | %s | %s | %s | %s | %s |" % (

@@ -813,6 +813,19 @@ class DetRows(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("counted 0 calls of exit_mmap, the workload made 4 exits", err)
 
+    def test_reclaims_and_page_tables_the_plugin_did_not_count_fail(self):
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=0 call4=2",
+                                  wl="sweep_reclaim_4_96_16")
+        self.assertEqual(rc, 1)
+        self.assertIn("counted 2 calls of shrink_folio_list, the workload reclaimed 4", err)
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=0 call4=48",
+                                  wl="sweep_reclaim_4_96_16")
+        self.assertEqual(rc, 0, err)
+        rc, rows, err = self.rows(" call0=0 call1=0 call2=0 call3=9 call4=0",
+                                  wl="pagefault_fork")
+        self.assertEqual(rc, 1)
+        self.assertIn("no page-table page in a workload that forks", err)
+
     def test_without_calls_the_counts_are_empty(self):
         rc, rows, err = self.rows("")
         self.assertEqual(rc, 0, err)
@@ -837,6 +850,7 @@ class Exercise(unittest.TestCase):
         self.assertEqual(cold_source(10.0, 2.0, 3.0), "exits and reclaim (not split)")
         self.assertEqual(cold_source(0.0, 2.0, 3.0), "none")
         self.assertEqual(cold_source(10.0, None, 0.0), "-")
+        self.assertEqual(cold_source(10.0, 0.0, 0.0), "outside the phase (setup)")
 
     def test_table(self):
         rows = []

@@ -330,7 +330,7 @@ prog_runs() {
 		fi
 	done
 	$B/phase end
-	if [ -n "$keep" ]; then
+	if [ -n "$keep" ] && [ "$n" -gt 0 ]; then
 		rm -rf "$keep"
 		mv "$d" "$keep" || { echo "cannot keep $d as $keep"; return 1; }
 	fi

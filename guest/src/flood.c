@@ -19,8 +19,9 @@
  *                   through a mapping (readahead allocations, data by
  *                   DMA: see consume_file()), dropping what was read.
  *
- * exit or reclaim with N 0: the same setup, and the foreground alone in
- * the phase (the zero point of make bench's sweeps).
+ * exit or reclaim with N 0: the foreground alone in the phase (the zero
+ * point of make bench's sweeps); exit forks no process then, reclaim
+ * reads the same page cache before the phase.
  *
  * usage: flood exit|reclaim|readahead SIZE N FG_KB LOOPS
  * prints: pages_per_s=<foreground pages/s> count=<pages> ops=<pages>
