@@ -48,8 +48,8 @@
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 3), SECS per wall workload (default 2), SCALE of the fixed work (default
 # 2), DET_ROUNDS of the deterministic modes (default 3), PROG_ROUNDS (how
-# many of those rounds boot the real programs, default 2), QUICK=1 (the
-# scenarios, four of the 2002 workloads and web; wall: 2 rounds of 1 s;
+# many of each mode's rounds boot the real programs, default 2), QUICK=1
+# (the scenarios, four of the 2002 workloads and web; wall: 2 rounds of 1 s;
 # deterministic: 2 rounds at scale 1, no repeat boot), WORKLOADS (restrict
 # every mode), GEOMETRY (the machine the deterministic modes describe:
 # zen3, the default, boots the guest as QEMU's EPYC-Milan, whose CPUID
@@ -181,6 +181,9 @@ done
 # which workloads each boot runs: wall_lists, det_workloads
 # shellcheck source=worklists.sh
 . "$ROOT/scripts/worklists.sh"
+# the deterministic boots' queue
+# shellcheck source=jobqueue.sh
+. "$ROOT/scripts/jobqueue.sh"
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
@@ -295,16 +298,27 @@ wall_mode() {
 	local parts='' part wl extra
 	[ -n "$WALL_MAIN" ] && parts=main
 	[ -n "$WALL_PROG" ] && parts="$parts prog"
-	# (vanilla-repeat, the A/A, boots the main workloads only)
-	total=$((ROUNDS * $(wc -w <<<"$configs") * $(wc -w <<<"$parts")))
-	case " $parts $configs " in *" prog "*" vanilla-repeat:"*) total=$((total - ROUNDS)) ;; esac
+	# wall_skip PART NAME ROUND: a boot the run leaves out: the programs'
+	# in vanilla-repeat (the A/A boots the main workloads only) and after
+	# the first PROG_ROUNDS rounds (as in the deterministic modes)
+	wall_skip() {
+		[ "$1:$2" = prog:vanilla-repeat ] || { [ "$1" = prog ] && [ "$3" -gt "$PROG_ROUNDS" ]; }
+	}
+	total=0
+	for r in $(seq 1 "$ROUNDS"); do
+		for c in $configs; do
+			for part in $parts; do
+				wall_skip "$part" "${c%%:*}" "$r" || total=$((total + 1))
+			done
+		done
+	done
 	local t0
 	t0=$(now)
 	for r in $(seq 1 "$ROUNDS"); do
 		for c in $configs; do
 			for part in $parts; do
 				name=${c%%:*} rest=${c#*:}
-				[ "$part:$name" != prog:vanilla-repeat ] || continue
+				! wall_skip "$part" "$name" "$r" || continue
 				f=${rest%%:*} append=${rest#*:}
 				n=$((n + 1))
 				if [ $n -gt 1 ]; then
@@ -410,28 +424,25 @@ SWEEP_CONFIGS="vanilla hotcold single"
 # or layout A/A of their own
 PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
-# one configuration's round: the one-vCPU workloads, any that need the
-# disk, the reader on the other CPU, the real programs and the sweeps, a
-# boot each
-det_one() {
-	local mode=$1 c=${2%/*} r=${2##*/} part wl
+# det_parts C R: the boots configuration C (name:flavour:append) has in
+# round R, a part each: the one-vCPU workloads, any that need the disk,
+# the reader on the other CPU, the real programs and the sweeps
+det_parts() {
+	local c=$1 r=$2 part wl
 	for part in mem disk 2cpu prog sweep; do
 		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ $part != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ $part != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
 		wl=$(det_workloads $part) || return 1
-		[ "$wl" != none ] || continue
-		# shellcheck disable=SC2086 # a list of workloads
-		det_boot "$mode" "$c" "$r" "$([ $part = 2cpu ] && echo 2 || echo 1)" $part $wl || return 1
+		[ "$wl" = none ] || echo "$part"
 	done
 }
 
-det_mode() {
-	local mode=$1 t0 pids c rc=0 p r runs=
-	step "bench $mode"
-	t0=$(now)
-	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}, interleaved, two boots at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+# det_jobs MODE: a line per boot of MODE's run (MODE CONFIG ROUND PART),
+# the real programs' boots first (the longest: with them last, one worker
+# would run the last alone), then the rest, both in round order
+det_jobs() {
+	local mode=$1 r c runs='' run parts part lines=''
 	for r in $(seq 1 "$DET_ROUNDS"); do
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
@@ -440,21 +451,52 @@ det_mode() {
 		# repeatability (the rounds' spread adds the history's effect)
 		[ "$r" != 1 ] || [ -z "$REPEAT" ] || runs="$runs $REPEAT/1"
 	done
-	# shellcheck disable=SC2086 # one argument per run
-	set -- $runs
-	while [ $# -gt 0 ]; do
-		pids=
-		for c in "$1" "${2:-}"; do
-			[ -n "$c" ] || continue
-			det_one "$mode" "$c" &
-			pids="$pids $!"
+	for run in $runs; do
+		parts=$(det_parts "${run%/*}" "${run##*/}") || return 1
+		for part in $parts; do
+			lines="$lines$mode ${run%/*} ${run##*/} $part
+"
 		done
-		for p in $pids; do
-			wait "$p" || rc=1
-		done
-		[ $rc = 0 ] || fail "a $mode run failed (above) -- its log is in build/logs/"
-		shift; [ $# -gt 0 ] && shift
 	done
+	printf '%s' "$lines" | awk '$4 == "prog" { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }'
+}
+
+# det_job MODE CONFIG ROUND PART: one boot (scripts/jobqueue.sh's command)
+det_job() {
+	local mode=$1 c=$2 r=$3 part=$4 wl
+	wl=$(det_workloads "$part") || return 1
+	# shellcheck disable=SC2031 # queue_run sets it in the job's subshell, this one
+	msg "$mode boot $QUEUE_JOB: ${c%%:*}, round $r, $part boot"
+	# shellcheck disable=SC2086 # a list of workloads
+	det_boot "$mode" "$c" "$r" "$([ "$part" = 2cpu ] && echo 2 || echo 1)" "$part" $wl
+}
+
+# det_mode MODE [CHECK]: MODE's boots, DET_ROUNDS rounds of every
+# configuration (and the repeat boot), two at a time from one queue
+# (scripts/jobqueue.sh): a worker takes the next boot as soon as its boot
+# ends.  Host timing does not enter the counts, so neither does which
+# boots run side by side.  CHECK (icount): the icount check boots
+# (icount_derived) join the end of the queue.
+det_mode() {
+	local mode=$1 check=${2:-} t0 jobs parts p
+	step "bench $mode"
+	t0=$(now)
+	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
+	[ -z "$check" ] ||
+		rm -f "$OUT/$check"-*.csv "$OUT/$check"-*.phases "$OUT/$check"-*.phases.profile
+	jobs=$OUT/$mode.jobs
+	(
+		det_jobs "$mode" || exit 1
+		# the check boots: vanilla's first round, every boot it has
+		[ -n "$check" ] || exit 0
+		parts=$(det_parts vanilla:vanilla: 1) || exit 1
+		for p in $parts; do
+			echo "$check vanilla:vanilla: 1 $p"
+		done
+	) >"$jobs" || fail "could not list the $mode boots (above)"
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	queue_run 2 "$jobs" det_job ||
+		fail "a $mode run failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"
 }
 
@@ -463,14 +505,13 @@ det_mode() {
 # guest does, and a cachesim boot counts the instructions an icount boot
 # would (all 368 row pairs of the full run of 2026-12-05 were equal).  So
 # with both modes asked for, icount boots one configuration and round,
-# vanilla's first (every boot it needs), whose rows must equal those
-# derived from the cachesim boot of the same configuration and round, or
-# the run fails; every icount row is then derived from a cachesim boot.
+# vanilla's first (every boot it has; in cachesim's queue, det_mode),
+# whose rows must equal those derived from the cachesim boot of the same
+# configuration and round, or the run fails; every icount row is then
+# derived from a cachesim boot.
 icount_derived() {
 	local f t check n=0 checked=0
 	step "bench icount"
-	det_one icount "vanilla:vanilla:/1" ||
-		fail "the icount check boot (vanilla, round 1) failed -- its log is in build/logs/"
 	# every boot of the check must have its cachesim twin
 	for f in "$OUT"/icount-vanilla-1-*.csv; do
 		[ -f "$f" ] || continue
@@ -502,8 +543,7 @@ for m in $MODES; do
 	wall,*) wall_mode ;;
 	icount,1) ;;
 	cachesim,1)
-		det_mode cachesim
-		rm -f "$OUT"/icount-*.csv "$OUT"/icount-*.phases "$OUT"/icount-*.phases.profile
+		det_mode cachesim icount
 		icount_derived ;;
 	*) det_mode "$m" ;;
 	esac
