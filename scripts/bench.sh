@@ -27,9 +27,10 @@
 # comparing two binaries; deterministic modes only).  CONFIGS selects them
 # by name (default: vanilla hotcold hotcold-off single nopcp
 # vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
-# are DET_ROUNDS rounds per configuration, interleaved, two boots at a time
-# (host timing does not enter them); round r starts with warm-up r in every
-# configuration (guest/jobs/bench.sh: small counts depend on the history).
+# are DET_ROUNDS rounds per configuration, two boots at a time from one
+# queue (host timing does not enter them: det_mode); round r starts with
+# warm-up r in every configuration (guest/jobs/bench.sh: small counts
+# depend on the history).
 # A/A checks: vanilla's first round booted again (vanilla-repeat), the
 # instrument's repeatability; vanilla's rounds against each other, the
 # spread the history adds; and vanilla-layout against vanilla: the report
@@ -439,8 +440,7 @@ det_parts() {
 }
 
 # det_jobs MODE: a line per boot of MODE's run (MODE CONFIG ROUND PART),
-# the real programs' boots first (the longest: with them last, one worker
-# would run the last alone), then the rest, both in round order
+# in round order
 det_jobs() {
 	local mode=$1 r c runs='' run parts part lines=''
 	for r in $(seq 1 "$DET_ROUNDS"); do
@@ -458,7 +458,13 @@ det_jobs() {
 "
 		done
 	done
-	printf '%s' "$lines" | awk '$4 == "prog" { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }'
+	printf '%s' "$lines"
+}
+
+# prog_first: the job lines on stdin, the real programs' boots first,
+# each group in its order
+prog_first() {
+	awk '$4 == "prog" { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }'
 }
 
 # det_job MODE CONFIG ROUND PART: one boot (scripts/jobqueue.sh's command)
@@ -474,8 +480,9 @@ det_job() {
 # det_mode MODE [CHECK]: MODE's boots, DET_ROUNDS rounds of every
 # configuration (and the repeat boot), two at a time from one queue
 # (scripts/jobqueue.sh): a worker takes the next boot as soon as its boot
-# ends.  Host timing does not enter the counts, so neither does which
-# boots run side by side.  CHECK (icount): the icount check boots
+# ends, the real programs' boots first (the longest: with one of them
+# last, one worker would run it alone).  Host timing does not enter the
+# counts, so neither does the order nor which boots run side by side.  CHECK (icount): the icount check boots
 # (icount_derived) join the end of the queue.
 det_mode() {
 	local mode=$1 check=${2:-} t0 jobs parts p
@@ -493,10 +500,10 @@ det_mode() {
 		for p in $parts; do
 			echo "$check vanilla:vanilla: 1 $p"
 		done
-	) >"$jobs" || fail "could not list the $mode boots (above)"
+	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
 	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
 	queue_run 2 "$jobs" det_job ||
-		fail "a $mode run failed (above) -- its log is in build/logs/"
+		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"
 }
 

@@ -45,7 +45,9 @@ class JobQueue(unittest.TestCase):
         return p.returncode, done, p.stderr
 
     def test_every_job_once(self):
-        rc, done, err = self.run_queue(2, ["j%d 0" % i for i in range(1, 8)] + ["", "  "])
+        # blank lines, in the middle too, are no jobs
+        rc, done, err = self.run_queue(2, ["j1 0", "", "j2 0", "\t"] + ["j%d 0" % i for i in range(3, 8)]
+                                       + ["", "  "])
         self.assertEqual(rc, 0, err)
         self.assertEqual(sorted(d[0] for d in done), ["j%d" % i for i in range(1, 8)])
         self.assertEqual(sorted(d[1] for d in done), sorted("%d/7" % i for i in range(1, 8)))
@@ -82,7 +84,7 @@ class JobQueue(unittest.TestCase):
 
     def test_an_exit_counts_as_a_failure(self):
         # the other worker finishes b, then starts nothing
-        rc, done, _ = self.run_queue(2, ["exit 0.3", "a 0", "b 0.8", "c 0", "d 0"])
+        rc, done, _ = self.run_queue(2, ["exit 0.6", "a 0", "b 1.2", "c 0", "d 0"])
         self.assertEqual(rc, 1)
         self.assertEqual([d[0] for d in done], ["a", "b"])
 
