@@ -144,6 +144,17 @@ v1)
 	SIM_ARGS="l1size=49152,l1ways=12,l2size=2097152,l2ways=$L2WAYS" ;;
 *) fail "GEOMETRY=$GEOMETRY: expected zen3 or v1" ;;
 esac
+# the configurations that boot the sweeps (the directed tests' curves,
+# bench/workloads.tsv): the curves compare where the frees land, so the
+# kernels that differ in that
+SWEEP_CONFIGS="vanilla hotcold single"
+# and the real programs (5 G instructions a build or a configure run,
+# 7.4 minutes a boot under the cache model): every configuration but the
+# A/A ones (vanilla-repeat, vanilla-layout), in the first PROG_ROUNDS
+# rounds; so the programs' noise is vanilla's rounds only, with no repeat
+# or layout A/A of their own
+PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
+
 # name:flavour:extra kernel command line
 ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
 single:single: nopcp:nopcp: vanilla-layout:layout:"
@@ -265,6 +276,7 @@ export BENCH_STAMP
 	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
 	echo "det_rounds=$DET_ROUNDS"
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
+	echo "sweep_configs=$SWEEP_CONFIGS"
 	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
 	# the stamp of report.md: when, on what, asked how
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -415,17 +427,6 @@ det_boot() {
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
 }
-
-# the configurations that boot the sweeps (the directed tests' curves,
-# bench/workloads.tsv): the curves compare where the frees land, so the
-# kernels that differ in that
-SWEEP_CONFIGS="vanilla hotcold single"
-# and the real programs (5 G instructions a build or a configure run,
-# 3.5 minutes a boot under the cache model): every configuration but the
-# A/A ones (vanilla-repeat, vanilla-layout), in the first PROG_ROUNDS
-# rounds; so the programs' noise is vanilla's rounds only, with no repeat
-# or layout A/A of their own
-PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
 # det_parts C R: the boots configuration C (name:flavour:append) has in
 # round R, a part each: the one-vCPU workloads, any that need the disk,

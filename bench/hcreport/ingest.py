@@ -30,7 +30,7 @@ def read_lines(path):
 def load_plan(outdir):
     """What the run asked for (scripts/bench.sh writes OUTDIR/plan):
     {"modes": [...], "configs": [...], "repeat": bool, "workloads": [...]
-    (empty: all)}, or None for a run without a plan (every target is then
+    (empty: all), "sweep_configs": [...], ...}, or None for a run without a plan (every target is then
     judged on the data present)."""
     path = os.path.join(outdir, "plan")
     if not os.path.exists(path):
@@ -41,6 +41,9 @@ def load_plan(outdir):
             "repeat": kv.get("repeat", "0") == "1",
             "det_rounds": int(kv["det_rounds"]) if kv.get("det_rounds", "").isdigit() else None,
             "workloads": kv.get("workloads", "").split(),
+            # the configurations that boot the sweeps (scripts/bench.sh's
+            # SWEEP_CONFIGS; a plan from before it: these)
+            "sweep_configs": kv.get("sweep_configs", "vanilla hotcold single").split(),
             "date": kv.get("date", ""), "commit": kv.get("commit", ""),
             "command": kv.get("command", "")}
 

@@ -581,7 +581,12 @@ def report(outdir):
                   "out of the targets (readahead_same_cpu is the controlled "
                   "case).", ""]
     if "cachesim" in full_det or (plan is not None and "cachesim" in plan["modes"]):
-        why = asked(plan, "cachesim", "hotcold", workloads.sweeps())
+        why = asked(plan, "cachesim", None, workloads.sweeps())
+        # a curve needs vanilla and one more configuration that boots them
+        if why is None and plan is not None and not any(
+                c != BASE and c in plan["configs"] for c in plan["sweep_configs"]):
+            why = "not in this run (CONFIGS: the sweeps boot in %s only)" % \
+                ", ".join(plan["sweep_configs"])
         sl, src, sn = sweeps.sweep_section(sweep_det, dconfigs, outdir, why)
         lines += sl
         not_run += sn

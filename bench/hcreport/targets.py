@@ -19,9 +19,18 @@ def asked(plan, mode=None, config=None, workloads=None):
         return "not in this run (MODES)"
     if config and config not in plan["configs"]:
         return "not in this run (CONFIGS)"
-    if workloads and plan["workloads"] and not set(workloads) & set(plan["workloads"]):
+    if workloads and plan["workloads"] and not selected(plan["workloads"], workloads):
         return "not in this run (WORKLOADS)"
     return None
+
+
+def selected(listed, names):
+    """The NAMES a WORKLOADS list selects, by scripts/worklists.sh's rule:
+    the names it lists less any it excludes (-NAME); a list of exclusions
+    only, every name but those."""
+    excluded = {w[1:] for w in listed if w.startswith("-")}
+    named = {w for w in listed if not w.startswith("-")}
+    return [n for n in names if n not in excluded and (not named or n in named)]
 
 
 class Targets:
@@ -57,7 +66,7 @@ def asked_unshared(plan, mode, config):
     reader, which the comparisons leave out"""
     why = asked(plan, mode, config)
     if why is None and plan is not None and plan["workloads"] and \
-            all(workloads.is_shared(w) for w in plan["workloads"]):
+            all(workloads.is_shared(w) for w in selected(plan["workloads"], workloads.names())):
         why = "not in this run (only shared-CPU workloads, which the comparisons leave out)"
     return why
 

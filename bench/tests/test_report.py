@@ -767,6 +767,51 @@ class Sweeps(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
 
+    def test_sweeps_asked_of_single_only(self):
+        # vanilla and single boot the sweeps: no rows is NOT RUN
+        run = Run(dict(FULL, configs="vanilla single"))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps", err)
+
+    def test_sweeps_not_asked_without_a_configuration_that_boots_them(self):
+        run = Run(dict(FULL, configs="vanilla hotcold-off"))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertNotIn("NOT RUN: the sweeps", err)
+        self.assertIn("Not in this run: not in this run (CONFIGS: the sweeps boot in "
+                      "vanilla, hotcold, single only).", lines)
+        # the plan names the configurations that boot them
+        run = Run(dict(FULL, configs="vanilla hotcold-off", sweep_configs="vanilla hotcold-off"))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps", err)
+
+    def test_sweeps_asked_by_a_list_of_exclusions(self):
+        # "-web": every workload but web, the sweeps too
+        run = Run(dict(FULL, workloads="-web"))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps", err)
+        # every sweep excluded: not asked
+        run = Run(dict(FULL, workloads=" ".join("-" + w for w in report.workloads.sweeps())))
+        run.det(both_modes("exit_flood", 1.0))
+        rc, lines, err = run.report()
+        self.assertNotIn("NOT RUN: the sweeps", err)
+        self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
+
+    def test_selected_follows_worklists_sh(self):
+        from hcreport.targets import selected
+        names = ["a", "b", "c"]
+        self.assertEqual(selected(["b"], names), ["b"])
+        self.assertEqual(selected(["-b"], names), ["a", "c"])
+        self.assertEqual(selected(["a", "b", "-b"], names), ["a"])
+        self.assertEqual(selected(["-a", "-b", "-c"], names), [])
+        self.assertEqual(selected(["x"], names), [])
+
     def test_vanilla_alone_is_not_a_curve(self):
         run = Run(dict(FULL, workloads=self.ZERO + " " + self.MID))
         run.det(self.rows(configs=("vanilla",)))
