@@ -47,13 +47,14 @@
 # its own results.
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
-# 3), SECS per wall workload (default 2), SCALE of the fixed work (default
+# 3), SECS per wall workload (default 1), SCALE of the fixed work (default
 # 2), DET_ROUNDS of the deterministic modes (default 3), PROG_ROUNDS (how
-# many of each mode's rounds boot the real programs, default 2), QUICK=1
-# (the scenarios, four of the 2002 workloads and web; wall: 2 rounds of 1 s;
-# deterministic: 2 rounds at scale 1, no repeat boot; web in the first
-# round of each mode only), WORKLOADS (restrict
-# every mode), GEOMETRY (the machine the deterministic modes describe:
+# many of each mode's rounds boot the real programs, default 2),
+# SWEEP_ROUNDS (how many deterministic rounds boot the sweeps, default 2),
+# QUICK=1 (the scenarios, four of the 2002 workloads and web; wall: 2
+# rounds of 1 s; deterministic: 2 rounds at scale 1, no repeat boot; web
+# in the first round of each mode only), WORKLOADS (restrict every
+# mode), GEOMETRY (the machine the deterministic modes describe:
 # zen3, the default, boots the guest as QEMU's EPYC-Milan, whose CPUID
 # reports a Zen 3 core's caches, and simulates them: a private 32 KB 8-way
 # L1D and 512 KB L2 per vCPU and a 32 MB L3 shared by all; v1 boots
@@ -65,10 +66,11 @@ lock_build
 
 MODES=${MODES:-wall icount cachesim}
 ROUNDS=${ROUNDS:-3}
-SECS=${SECS:-2}
+SECS=${SECS:-1}
 SCALE=${SCALE:-2}
 DET_ROUNDS=${DET_ROUNDS:-3}
 PROG_ROUNDS=${PROG_ROUNDS:-2}
+SWEEP_ROUNDS=${SWEEP_ROUNDS:-2}
 # The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
 # the names of the workloads whose columns have those values
 # (called in $(...): its callers check its status, since fail only ends
@@ -94,6 +96,9 @@ case $SECS in
 esac
 case $PROG_ROUNDS in
 '' | *[!0-9]* | 0) fail "PROG_ROUNDS=$PROG_ROUNDS: expected a number of rounds, 1 or more" ;;
+esac
+case $SWEEP_ROUNDS in
+'' | *[!0-9]* | 0) fail "SWEEP_ROUNDS=$SWEEP_ROUNDS: expected a number of rounds, 1 or more" ;;
 esac
 REPEAT=vanilla-repeat:vanilla:
 if [ "${QUICK:-0}" = 1 ]; then
@@ -282,7 +287,7 @@ export BENCH_STAMP
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
-	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS GEOMETRY \
+	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
 		L2WAYS L3WAYS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
@@ -437,6 +442,7 @@ det_parts() {
 		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ $part != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ $part != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
+		[ $part != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
 		wl=$(det_workloads $part) || return 1
 		[ "$wl" = none ] || echo "$part"
 	done
