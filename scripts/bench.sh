@@ -154,7 +154,7 @@ esac
 # kernels that differ in that
 SWEEP_CONFIGS="vanilla hotcold single"
 # and the real programs (5 G instructions a build or a configure run,
-# 7.4 minutes a boot under the cache model): every configuration but the
+# 6 to 7.4 minutes a boot under the cache model): every configuration but the
 # A/A ones (vanilla-repeat, vanilla-layout), in the first PROG_ROUNDS
 # rounds; so the programs' noise is vanilla's rounds only, with no repeat
 # or layout A/A of their own
@@ -268,10 +268,11 @@ case " $MODES " in
 esac
 
 T0=$(now)
-# every det.csv row names the patches and the scale it measured
+# every det.csv row names the patches, the workload table (the amounts)
+# and the scale it measured
 # (bench/report.py never compares rows of two stamps)
-BENCH_STAMP="patches=$(cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch |
-	sha1sum | cut -c1-12) scale=$SCALE"
+BENCH_STAMP="patches=$(cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch \
+	"$ROOT"/bench/workloads.tsv | sha1sum | cut -c1-12) scale=$SCALE"
 export BENCH_STAMP
 # What this run asks for: bench/report.py judges a target with no data as
 # NOT RUN (and fails) only if the run asked for its data
