@@ -768,6 +768,17 @@ class Sweeps(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
 
+    def test_a_mode_charts_only_the_configurations_it_has(self):
+        # an icount run of vanilla alone after a full run: det.csv holds
+        # the earlier cachesim rows of hotcold too; icount's chart would
+        # be a chart of no points (gnuplot fails), so there is none
+        run = Run(dict(FULL, modes="icount", configs="vanilla", workloads="pagefault_anon"))
+        run.det([r for r in both_modes("pagefault_anon", 5.0)
+                 if r["mode"] == "cachesim" or r["config"] in ("vanilla", "vanilla-repeat")])
+        rc, lines, err = run.report()
+        self.assertFalse(any("icount-" in c for c in run.charts), run.charts)
+        self.assertTrue(any("cachesim-" in c for c in run.charts))
+
     def test_sweeps_asked_of_single_only(self):
         # vanilla and single boot the sweeps: no rows is NOT RUN
         run = Run(dict(FULL, configs="vanilla single"))
