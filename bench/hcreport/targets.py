@@ -62,12 +62,14 @@ class Targets:
 
 
 def asked_unshared(plan, mode, config):
-    """asked(), and not only for workloads that share their CPU with a
-    reader, which the comparisons leave out"""
+    """asked(), and not only for workloads the comparisons leave out:
+    those that share their CPU with a reader, and the sweeps (a section
+    of their own)"""
     why = asked(plan, mode, config)
     if why is None and plan is not None and plan["workloads"] and \
-            all(workloads.is_shared(w) for w in selected(plan["workloads"], workloads.names())):
-        why = "not in this run (only shared-CPU workloads, which the comparisons leave out)"
+            all(workloads.is_shared(w) or workloads.kind(w) == "sweep"
+                for w in selected(plan["workloads"], workloads.names())):
+        why = "not in this run (only shared-CPU workloads or sweeps, which the comparisons leave out)"
     return why
 
 
