@@ -792,39 +792,39 @@ class Sweeps(unittest.TestCase):
         self.assertFalse(any("icount-" in c for c in run.charts), run.charts)
         self.assertTrue(any("cachesim-" in c for c in run.charts))
 
+    @staticmethod
+    def exit_flood_only(**plan):
+        """(status, lines, stderr) of a run with PLAN's changes to FULL
+        and exit_flood's rows only: no sweep rows"""
+        run = Run(dict(FULL, **plan))
+        run.det(both_modes("exit_flood", 1.0))
+        return run.report()
+
     def test_sweeps_asked_of_single_only(self):
         # vanilla and single boot the sweeps: no rows is NOT RUN
-        run = Run(dict(FULL, configs="vanilla single"))
-        run.det(both_modes("exit_flood", 1.0))
-        rc, lines, err = run.report()
+        rc, lines, err = self.exit_flood_only(configs="vanilla single")
         self.assertEqual(rc, 1)
         self.assertIn("NOT RUN: the sweeps", err)
 
     def test_sweeps_not_asked_without_a_configuration_that_boots_them(self):
-        run = Run(dict(FULL, configs="vanilla hotcold-off"))
-        run.det(both_modes("exit_flood", 1.0))
-        rc, lines, err = run.report()
+        rc, lines, err = self.exit_flood_only(configs="vanilla hotcold-off")
         self.assertNotIn("NOT RUN: the sweeps", err)
         self.assertIn("Not in this run: not in this run (CONFIGS: the sweeps boot in "
                       "vanilla, hotcold, single only).", lines)
         # the plan names the configurations that boot them
-        run = Run(dict(FULL, configs="vanilla hotcold-off", sweep_configs="vanilla hotcold-off"))
-        run.det(both_modes("exit_flood", 1.0))
-        rc, lines, err = run.report()
+        rc, lines, err = self.exit_flood_only(configs="vanilla hotcold-off",
+                                              sweep_configs="vanilla hotcold-off")
         self.assertEqual(rc, 1)
         self.assertIn("NOT RUN: the sweeps", err)
 
     def test_sweeps_asked_by_a_list_of_exclusions(self):
         # "-web": every workload but web, the sweeps too
-        run = Run(dict(FULL, workloads="-web"))
-        run.det(both_modes("exit_flood", 1.0))
-        rc, lines, err = run.report()
+        rc, lines, err = self.exit_flood_only(workloads="-web")
         self.assertEqual(rc, 1)
         self.assertIn("NOT RUN: the sweeps", err)
         # every sweep excluded: not asked
-        run = Run(dict(FULL, workloads=" ".join("-" + w for w in report.workloads.sweeps())))
-        run.det(both_modes("exit_flood", 1.0))
-        rc, lines, err = run.report()
+        rc, lines, err = self.exit_flood_only(
+            workloads=" ".join("-" + w for w in report.workloads.sweeps()))
         self.assertNotIn("NOT RUN: the sweeps", err)
         self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
 
