@@ -44,6 +44,10 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       det.csv rows of one boot: the guest's
                                       hotcold-phase lines matched, in order,
                                       with the plugin's phase records
+       report.py boot-state CONFIG FLAVOUR APPEND JOB.out
+                                      exit 1 unless the boot's hotcold-info
+                                      line shows the allocator CONFIG names
+                                      (the switch's value, nopcp's lists off)
        report.py icount-rows CACHESIM.csv [ICOUNT.csv]
                                       the icount rows of a cachesim boot's
                                       rows (the same instructions, no cache
@@ -58,14 +62,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # the names the command line and the unit tests use
-__all__ = ["ASSUMED", "BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "charts", "compare", "cv",
-           "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
+__all__ = ["ASSUMED", "BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "boot_state", "charts", "compare",
+           "cv", "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
            "price", "report", "sign_test", "summary", "workloads"]
 
 from hcreport import charts, ingest, workloads  # noqa: E402,F401
 from hcreport.ingest import (ASSUMED, BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
-                             det_rows, icount_rows, load_all, load_calibration, load_det, load_plan,
-                             price)
+                             boot_state, det_rows, icount_rows, load_all, load_calibration,
+                             load_det, load_plan, price)
 from hcreport.render import compare, report, summary  # noqa: E402,F401
 from hcreport.stats import cv, noise, sign_test  # noqa: E402,F401
 
@@ -77,6 +81,8 @@ def main():
         return 0
     if cmd == "det-rows" and len(sys.argv) == 8:
         return det_rows(*sys.argv[2:8])
+    if cmd == "boot-state" and len(sys.argv) == 6:
+        return boot_state(*sys.argv[2:6])
     if cmd == "icount-rows" and len(sys.argv) in (3, 4):
         return icount_rows(*sys.argv[2:])
     if cmd == "workloads":

@@ -69,3 +69,35 @@ drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 }
+
+# ab_time N LENGTH: ab's output on stdin, for N requests of one LENGTH-byte
+# document; prints the time ab took for them (seconds), or says what is
+# wrong and fails: a request not completed or not answered 200, another
+# document length, other bytes transferred, no time
+ab_time() {
+	awk -v n="$1" -v len="$2" '
+	/^Complete requests:/ { done = $3 }
+	/^Failed requests:/ { failed = $3 }
+	/^Non-2xx responses:/ { non2xx = $3 }
+	/^Document Length:/ { doclen = $3 }
+	/^HTML transferred:/ { html = $3 }
+	/^Time taken for tests:/ { t = $5 }
+	END {
+		if (done != n "" || failed != "0" || non2xx != "") {
+			printf "ab: %s of %d requests complete, %s failed, %s not 200\n",
+				done == "" ? "none" : done, n, failed == "" ? "?" : failed,
+				non2xx == "" ? "none" : non2xx
+			exit 1
+		}
+		if (doclen != len "" || html != n * len "") {
+			printf "ab: documents of %s bytes, %s bytes in all: expected %d and %d\n",
+				doclen, html, len, n * len
+			exit 1
+		}
+		if (t !~ /^[0-9]+(\.[0-9]+)?$/ || t + 0 <= 0) {
+			printf "ab: no time for its %d requests (\"%s\")\n", n, t
+			exit 1
+		}
+		print t
+	}'
+}

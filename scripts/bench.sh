@@ -169,10 +169,16 @@ if [ -z "${CONFIGS:-}" ]; then
 fi
 want_configs=$CONFIGS
 CONFIGS=
+# shellcheck disable=SC2086 # the echo splits the list, one per line
+all_configs=$(echo $ALL_CONFIGS | tr ' ' '\n')
 for n in $want_configs; do
-	# shellcheck disable=SC2086 # the echo splits the list
-	c=$(echo $ALL_CONFIGS | tr ' ' '\n' | grep "^$n:") ||
-		fail "unknown configuration '$n' in CONFIGS -- configurations are: $(echo $ALL_CONFIGS | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')"
+	# (the name as a word, not a pattern: hotcold.off is no configuration)
+	c=$(echo "$all_configs" | awk -F: -v n="$n" '$1 == n')
+	[ -n "$c" ] ||
+		fail "unknown configuration '$n' in CONFIGS -- configurations are: $(echo "$all_configs" | cut -d: -f1 | tr '\n' ' ')"
+	case " $CONFIGS " in
+	*" $c "*) fail "CONFIGS=$want_configs: '$n' twice -- each configuration once" ;;
+	esac
 	CONFIGS="$CONFIGS $c"
 done
 case " $want_configs " in
@@ -295,6 +301,14 @@ export BENCH_STAMP
 	echo "command=${cmd# } make bench"
 } >"$OUT/plan"
 
+# boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
+# configuration names (the switch's value, nopcp's lists off), or fail:
+# its rows would go under the wrong name
+boot_state() {
+	python3 "$ROOT/bench/report.py" boot-state "$@" ||
+		fail "$1: the kernel booted is not the configuration's (above) -- see ${4#"$ROOT"/}"
+}
+
 # failed_workloads JOBOUT: the workloads a failed bench job reported failed
 # (guest/jobs/bench.sh's "hotcold-failed" line), or nothing
 failed_workloads() {
@@ -360,6 +374,7 @@ wall_mode() {
 					failed=$(failed_workloads "$out")
 					fail "wall run $name, round $r failed${failed:+; workloads that failed in the guest: $failed} -- see above and ${out#"$ROOT"/}"
 				fi
+				boot_state "$name" "$f" "$append" "$out"
 				sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$name,$r"',\3/p' \
 					"$out" >>"$csv"
 				awk -v c="$name" -v r="$r" '$1 == "hotcold-vmstat" {
@@ -429,6 +444,7 @@ det_boot() {
 		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"
 		return 1
 	fi
+	boot_state "$name" "$f" "$append" "$LOGS/$f-bench-$tag.out"
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" "$part" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"

@@ -264,6 +264,51 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     return 0
 
 
+def expected_state(flavour, append):
+    """The allocator state a boot of FLAVOUR with kernel command line
+    APPEND must report (guest/jobs/bench.sh's hotcold-info line): the
+    switch's value ("none" where the kernel has no series), and whether
+    the pcp lists are off (nopcp: high 0, batch 1)."""
+    switch = "1" if flavour in ("hotcold", "single") else "none"
+    for word in append.split():
+        if word.startswith("percpu_pagelist_hot_cold="):
+            switch = word.split("=", 1)[1]
+    return switch, flavour == "nopcp"
+
+
+def boot_state(config, flavour, append, jobout):
+    """Check that the boot of CONFIG ran the allocator the configuration
+    names: a mistyped parameter, a kernel without the series or a nopcp
+    kernel whose lists are still on would otherwise give rows under the
+    wrong name.  Prints what is wrong and returns 1, or returns 0."""
+    switch, nopcp = expected_state(flavour, append)
+    info = None
+    for line in read_lines(jobout):
+        if line.startswith("hotcold-info "):
+            info = dict(x.split("=", 1) for x in line.split()[1:] if "=" in x)
+    problems = []
+    if info is None:
+        problems.append("no hotcold-info line")
+    else:
+        if info.get("switch") != switch:
+            problems.append("vm.percpu_pagelist_hot_cold is %s, expected %s" %
+                            (info.get("switch"), switch))
+        high = info.get("pcp_high_max", "")
+        batch = info.get("pcp_batch", "").split("-")
+        if not high.isdigit() or len(batch) != 2 or not all(b.isdigit() for b in batch):
+            problems.append("no pcp state (pcp_high_max=%s pcp_batch=%s)" %
+                            (high, info.get("pcp_batch")))
+        elif nopcp and (int(high) != 0 or batch != ["1", "1"]):
+            problems.append("the pcp lists are on (largest high %s, batch %s), expected "
+                            "high 0 and batch 1 everywhere" % (high, "-".join(batch)))
+        elif not nopcp and int(high) == 0:
+            problems.append("every pcp list has high 0, as on nopcp")
+    for p in problems:
+        print("report.py: %s: %s (%s kernel, command line '%s'): %s" %
+              (jobout, config, flavour, append, p), file=sys.stderr)
+    return 1 if problems else 0
+
+
 # what an icount row and the cachesim row of the same boot must share:
 # under -icount the guest's clock counts instructions, so the cache model
 # running or not changes nothing the guest does

@@ -607,5 +607,6 @@ def report(outdir):
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     for x in not_run:
-        print("report.py: NOT RUN: %s" % x, file=sys.stderr)
+        print("report.py: %s%s" % ("" if x.startswith("FAILED: ") else "NOT RUN: ", x),
+              file=sys.stderr)
     return 1 if not_run else rc

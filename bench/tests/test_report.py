@@ -177,10 +177,43 @@ class DetTargets(unittest.TestCase):
         rc, lines, err = run.report()
         self.assertIn("missed on pagefault_anon hotcold round 1: 2",
                       target(lines, "every DMA marker applied"))
+        # an instrument that lost data fails the run
+        self.assertEqual(rc, 1)
+        self.assertIn("report.py: FAILED: every DMA marker applied", err)
         rows[1]["dma_lost"] = 0
         run.det(rows)
         rc, lines, err = run.report()
         self.assertIn(": met on 10 boots", target(lines, "every DMA marker applied"))
+        self.assertEqual(rc, 0, err)
+
+    def test_repeat_boot_that_differs_fails_the_run(self):
+        # vanilla's first round booted twice must count the same: 1 %
+        # more instructions in the repeat is an instrument that drifts
+        run = Run(PF)
+        rows = both_modes("pagefault_anon", 5.0)
+        for r in rows:
+            if r["config"] == "vanilla-repeat" and r["mode"] == "icount":
+                r["insn_k"] *= 1.01
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertIn("missed on icount pagefault_anon insn1 1.0100", target(lines, "A/A repeat"))
+        self.assertEqual(rc, 1)
+        self.assertIn("report.py: FAILED: A/A repeat", err)
+
+    def test_worse_without_a_decision_is_missed(self):
+        # compile's case: hotcold 3x vanilla's misses in every round, no
+        # hot/cold event: still the series' kernel, so missed, and said so
+        run = Run(PF)
+        rows = both_modes("pagefault_anon", 15.0)
+        for r in rows:
+            if r["config"] == "hotcold":
+                r["hc_events"] = 0
+        run.det(rows)
+        rc, lines, err = run.report()
+        verdict = target(lines, "hotcold never worse than vanilla")
+        self.assertIn("missed on pagefault_anon l2m 3.000", verdict)
+        self.assertIn("no hot/cold decision in any round", verdict)
+        self.assertNotIn("met on", verdict)
 
     def test_rep_iterations_count_once(self):
         # hotcold runs one more rep stosb of 10 iterations per op: +1 %
@@ -911,6 +944,76 @@ class DetRows(unittest.TestCase):
             line = next(x for x in f if x.startswith("CALL_SYMS="))
         self.assertEqual(tuple(line.split("=", 1)[1].strip().strip('"').split()),
                          report.ingest.CALL_SYMS)
+
+
+class BootState(unittest.TestCase):
+    """boot_state(): a boot's hotcold-info line against the allocator its
+    configuration names."""
+    INFO = "hotcold-info kernel=6.12 cpus=2 mode=fixed amount=2 history=1 switch=%s %s\n"
+    ON = "pcp_high_max=2540 pcp_batch=1-63"
+    OFF = "pcp_high_max=0 pcp_batch=1-1"
+
+    def check(self, config, flavour, append, switch, pcp, text=None):
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        job = os.path.join(d.name, "job.out")
+        with open(job, "w") as f:
+            f.write("hotcold-caches L1=32K/8w\n")
+            f.write(self.INFO % (switch, pcp) if text is None else text)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = report.boot_state(config, flavour, append, job)
+        return rc, err.getvalue()
+
+    def test_each_configuration_as_booted(self):
+        for args in (("vanilla", "vanilla", "", "none", self.ON),
+                     ("vanilla-layout", "layout", "", "none", self.ON),
+                     ("hotcold", "hotcold", "", "1", self.ON),
+                     ("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "0", self.ON),
+                     ("single", "single", "", "1", self.ON),
+                     ("nopcp", "nopcp", "", "none", self.OFF)):
+            with self.subTest(config=args[0]):
+                self.assertEqual(self.check(*args), (0, ""))
+
+    def test_switch_left_on_in_hotcold_off(self):
+        rc, err = self.check("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "1", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("is 1, expected 0", err)
+
+    def test_hotcold_booted_without_the_series(self):
+        rc, err = self.check("hotcold", "hotcold", "", "none", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("is none, expected 1", err)
+
+    def test_vanilla_with_the_series(self):
+        rc, err = self.check("vanilla", "vanilla", "", "1", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("expected none", err)
+
+    def test_nopcp_with_its_lists_on(self):
+        rc, err = self.check("nopcp", "nopcp", "", "none", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("the pcp lists are on", err)
+
+    def test_nopcp_with_a_batch_above_one(self):
+        rc, err = self.check("nopcp", "nopcp", "", "none", "pcp_high_max=0 pcp_batch=1-63")
+        self.assertEqual(rc, 1)
+        self.assertIn("batch 1-63", err)
+
+    def test_lists_off_outside_nopcp(self):
+        rc, err = self.check("vanilla", "vanilla", "", "none", self.OFF)
+        self.assertEqual(rc, 1)
+        self.assertIn("as on nopcp", err)
+
+    def test_no_pcp_state(self):
+        rc, err = self.check("hotcold", "hotcold", "", "1", "")
+        self.assertEqual(rc, 1)
+        self.assertIn("no pcp state", err)
+
+    def test_no_info_line(self):
+        rc, err = self.check("vanilla", "vanilla", "", "", "", text="")
+        self.assertEqual(rc, 1)
+        self.assertIn("no hotcold-info line", err)
 
 
 class Exercise(unittest.TestCase):

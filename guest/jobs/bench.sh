@@ -382,25 +382,21 @@ compile() {
 # web N: lighttpd serving static files from tmpfs to ab over the loopback,
 # N requests of a 1 KB file and N/4 of a 64 KB one, four at a time.  The
 # guest has no network device (QEMU -nodefaults), which is checked: the
-# only interface is lo, and every request must complete with 200.
-# web_ab N URL: N requests, all answered 200, or fail; prints ab's time
-# for them in seconds (ms resolution: /proc/uptime's 10 ms would
-# quantise a load this short)
+# only interface is lo, every request must complete with 200 and the
+# document's length, and lo must carry the documents and no more than
+# WEB_HDR bytes a request besides them (headers, TCP/IP).
+WEB_HDR=2048
+# web_ab N URL LENGTH: N requests of a LENGTH-byte document, all answered
+# 200, or fail; prints ab's time for them in seconds (ms resolution:
+# /proc/uptime's 10 ms would quantise a load this short)
 web_ab() {
-	local n=$1 url=$2 out
+	local n=$1 url=$2 len=$3 out
 	out=$(ab -q -n "$n" -c 4 "$url" 2>&1) || { echo "$out" | tail -5; echo "ab $url failed"; return 1; }
-	if ! echo "$out" | grep -q "^Complete requests: *$n\$" ||
-		! echo "$out" | grep -q '^Failed requests: *0$' ||
-		echo "$out" | grep -q '^Non-2xx responses'; then
-		echo "$out" | grep -i 'requests\|responses'
-		echo "ab $url: not every one of $n requests answered 200"
-		return 1
-	fi
-	echo "$out" | sed -n 's/^Time taken for tests: *\([0-9.]*\) seconds$/\1/p'
+	echo "$out" | ab_time "$n" "$len" || { echo "ab $url: the load is not the one asked for"; return 1; }
 }
 
 web() {
-	local n=$1 big t1 t2 pid rc=0 ifs i
+	local n=$1 big t1 t2 pid rc=0 ifs i lo0 lo doc
 	prog_check || return 1
 	ifs=$(ls /sys/class/net)
 	[ "$ifs" = lo ] || { echo "web: network interfaces other than lo ($ifs): the load must stay in the guest"; return 1; }
@@ -432,12 +428,20 @@ web() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	lo0=$(cat /sys/class/net/lo/statistics/rx_bytes)
 	$B/phase begin
-	if ! t1=$(web_ab "$n" http://127.0.0.1:8080/small.html) ||
-		! t2=$(web_ab "$big" http://127.0.0.1:8080/big.html); then
+	if ! t1=$(web_ab "$n" http://127.0.0.1:8080/small.html 1024) ||
+		! t2=$(web_ab "$big" http://127.0.0.1:8080/big.html 65536); then
 		rc=1
 	fi
 	$B/phase end
+	lo=$(($(cat /sys/class/net/lo/statistics/rx_bytes) - lo0))
+	doc=$((n * 1024 + big * 65536))
+	echo "web: lo carried $lo bytes for $doc bytes of documents in $((n + big)) requests" >&2
+	if [ $rc = 0 ] && { [ "$lo" -lt "$doc" ] || [ "$lo" -gt $((doc + (n + big) * WEB_HDR)) ]; }; then
+		echo "web: lo carried $lo bytes, outside [$doc, $((doc + (n + big) * WEB_HDR))]: traffic other than the load"
+		rc=1
+	fi
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 	rm -rf /tmp/www /tmp/lighttpd.conf /tmp/lighttpd.err
@@ -471,7 +475,13 @@ warm_up() {
 }
 [ "$MODE" = fixed ] && warm_up "$HISTORY"
 
-echo "hotcold-info kernel=$(uname -r) cpus=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none)"
+# the allocator's state, which the host checks against the configuration
+# it booted (bench/report.py boot-state): the switch, and the pcp lists'
+# largest high and their batch (0 and 1 on nopcp) over /proc/zoneinfo
+pcp=$(awk '$1 == "high:" && $2 > h { h = $2 }
+	$1 == "batch:" { if (b == "" || $2 < b) b = $2; if ($2 > bm) bm = $2 }
+	END { printf "pcp_high_max=%d pcp_batch=%s-%s", h, b == "" ? "none" : b, b == "" ? "none" : bm }' /proc/zoneinfo)
+echo "hotcold-info kernel=$(uname -r) cpus=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp"
 # The data caches the kernel read from CPUID, and its per-CPU slice of the
 # last level (per_cpu_data_slice_size: the LLC's size over the CPUs that
 # share it; the series' exit threshold, patch 9), in pages
