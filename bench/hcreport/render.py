@@ -7,10 +7,10 @@ import statistics
 import sys
 
 from . import charts, sweeps, workloads
-from .ingest import (BASE, REPEAT, latency_text, load, load_all, load_plan,
+from .ingest import (BASE, HC_EVENTS, REPEAT, latency_text, load, load_all, load_plan,
                      load_vm)
 from .stats import aa, aa_layout, aa_repeat, cv, noise, ratio, rel, rel_spread, sign_test
-from .targets import asked, det_targets, significance, wall_targets
+from .targets import asked, det_targets, selected, significance, wall_targets
 
 def fmt(x):
     return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x
@@ -345,11 +345,22 @@ def seed_steps(per, key):
     return [r(NOPCP, BASE), r(BASE, "hotcold"), r(NOPCP, "hotcold")]
 
 
-def seed_section(det, wall_data):
+def wall_undecided(vm, wl):
+    """undecided() from the wall mode's vmstat (a run without the
+    deterministic modes): hotcold's pcp_cold_* deltas 0 in every round"""
+    hc = vm.get(wl, {}).get("hotcold", {}) if vm else {}
+    counts = [hc.get(k) for k in HC_EVENTS]
+    if not all(counts):
+        return False
+    return all(v == 0 for c in counts for v in c)
+
+
+def seed_section(det, wall_data, vm=None):
     """The seed's table re-measured: one row per 2002 benchmark, the
     published gain beside the three steps in instructions, simulated
     memory accesses and estimated cycles per operation, and the wall
-    rate's medians"""
+    rate's medians; VM: the wall mode's vmstat, for the "no hot/cold
+    decision" mark of a run without deterministic rows"""
     lines = ["## The seed's table, re-measured", "",
              "The 2002 patch's published gains were measured against a kernel "
              "with no per-CPU lists; 6.12's vanilla already has LIFO per-CPU "
@@ -372,7 +383,8 @@ def seed_section(det, wall_data):
         # same counts)
         ic = det.get("icount", {}).get(wl) or det.get("cachesim", {}).get(wl, {})
         cs = det.get("cachesim", {}).get(wl, {})
-        name = wl + (" (no hot/cold decision)" if undecided(cs or ic) else "")
+        none = undecided(cs or ic) if (cs or ic).get("hotcold") else wall_undecided(vm, wl)
+        name = wl + (" (no hot/cold decision)" if none else "")
         walls = []
         rates = wall_data.get((wl, workloads.metric(wl)), {})
         for c in (NOPCP, BASE, "hotcold"):
@@ -587,14 +599,18 @@ def report(outdir):
                 c != BASE and c in plan["configs"] for c in plan["sweep_configs"]):
             why = "not in this run (CONFIGS: the sweeps boot in %s only)" % \
                 ", ".join(plan["sweep_configs"])
-        sl, src, sn = sweeps.sweep_section(sweep_det, dconfigs, outdir, why)
+        want, want_curves = (), ()
+        if why is None and plan is not None:
+            want = [c for c in plan["sweep_configs"] if c in plan["configs"]]
+            want_curves = list(sweeps.curves(selected(plan["workloads"], workloads.sweeps())))
+        sl, src, sn = sweeps.sweep_section(sweep_det, dconfigs, outdir, why, want, want_curves)
         lines += sl
         not_run += sn
         chart_rc |= src
     rc = chart_rc
     data, _ = load(os.path.join(outdir, "results.csv"))
     if det or data:
-        lines += seed_section(det or {}, data)
+        lines += seed_section(det or {}, data, load_vm(os.path.join(outdir, "vmstat.csv")))
     lines += exercise_section(det)
     if data:
         wl, plot, others, tn = wall_section(outdir)

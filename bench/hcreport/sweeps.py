@@ -5,7 +5,7 @@ reclaim_flood over the MB reclaimed per 1000 foreground pages; the
 foreground's simulated misses per page against the rate, for vanilla,
 hotcold and single, and the invariant: the misses each exit (or each MB
 reclaimed) adds to the foreground's, over the curve's zero (the
-foreground alone)."""
+foreground alone), as a table column and the chart's last row."""
 import os
 
 from . import workloads
@@ -85,10 +85,12 @@ def cell(per, c, key):
     return "%.2f" % m[key]
 
 
-def sweep_section(det, configs, outdir, asked_why=None):
+def sweep_section(det, configs, outdir, asked_why=None, want=(), want_curves=()):
     """(report lines, chart status, NOT RUN reasons).  det: the
     cachesim mode's {workload: {config: metrics}}; asked_why: None if the
-    run asked for the sweeps, else why not."""
+    run asked for the sweeps, else why not; want: the configurations the
+    run booted them in, want_curves: the curves its workloads make, each
+    NOT RUN without its rows."""
     png = os.path.join(outdir, "sweeps.png")
     if os.path.exists(png):
         os.unlink(png)
@@ -103,6 +105,9 @@ def sweep_section(det, configs, outdir, asked_why=None):
         return (lines + ["NOT RUN: no cachesim rows of vanilla and another configuration "
                          "for the sweeps (bench/workloads.tsv).", ""], 0,
                 ["the sweeps: no cachesim rows of vanilla and another configuration"])
+    missing = ["the sweeps: no cachesim rows of %s" % c for c in want if c not in shown]
+    missing += ["the sweeps: no points of the curve %s" % k for k in want_curves if k not in cs]
+    lines += ["NOT RUN: %s." % m for m in missing] + ([""] if missing else [])
     lines += [
         "Directed tests, not programs: exit_flood and reclaim_flood with "
         "their rate (and the exit's size) swept, so that a gain reads as a "
@@ -139,8 +144,8 @@ def sweep_section(det, configs, outdir, asked_why=None):
     rc = sweep_chart(outdir, det, cs, shown)
     if rc == 0:
         lines += ["![the directed tests' curves: misses per foreground page against the "
-                  "rate](sweeps.png)", ""]
-    return lines, rc, []
+                  "rate, and the invariant](sweeps.png)", ""]
+    return lines, rc, missing
 
 
 def sweep_chart(outdir, det, cs, shown):
@@ -169,9 +174,30 @@ def sweep_chart(outdir, det, cs, shown):
                 dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i, c) for i, c in enumerate(shown))
             plots.append("set title '%s'\nset xlabel '%s'\nset ylabel '%s'\nplot %s" % (
                 ctitle, xlabel, mtitle, cols))
+    # the invariant: the pages' worth of L2 misses each event adds to the
+    # foreground's, over the curve's zero (medians; the zero has no event)
+    for ckey, ctitle, xlabel, event in CURVES:
+        pts = cs.get(ckey)
+        if not pts:
+            continue
+        dat = os.path.join(outdir, "sweeps-%s-invariant.dat" % ckey)
+        with open(dat, "w") as f:
+            f.write("# x " + " ".join(shown) + "\n")
+            for x, name, events in pts[1:]:
+                cells = ["%.5g" % x]
+                for c in shown:
+                    e = extra_per_event(det, pts[0][1], name, events, c, "l2m")
+                    cells.append("NaN" if e is None else "%.5f" % (e / LINES_PER_PAGE))
+                f.write(" ".join(cells) + "\n")
+        cols = ", ".join("'%s' using 1:%d with linespoints title '%s'" % (dat, 2 + i, c)
+                         for i, c in enumerate(shown))
+        plots.append("set title '%s: the invariant'\nset xlabel '%s'\n"
+                     "set ylabel 'pages of L2 misses added per %s'\nplot %s" % (
+                         ctitle, xlabel, event, cols))
     if not plots:
         return 0
-    ncol = len(plots) // len(METRICS)
+    rows = len(METRICS) + 1
+    ncol = len(plots) // rows
     script = """set terminal png size %d,%d noenhanced
 set output '%s'
 set key top left
@@ -180,6 +206,6 @@ set grid
 set multiplot layout %d,%d title 'directed tests as curves (cachesim: simulated misses; medians, bars: min-max over the rounds)'
 %s
 unset multiplot
-""" % (520 * ncol, 420 * len(METRICS), os.path.join(outdir, "sweeps.png"), len(METRICS), ncol,
+""" % (520 * ncol, 420 * rows, os.path.join(outdir, "sweeps.png"), rows, ncol,
        "\n".join(plots))
     return charts.gnuplot(script)

@@ -801,6 +801,36 @@ class Sweeps(unittest.TestCase):
         # the sweeps are not in the main tables
         self.assertNotIn("| %s | 0 |" % self.MID, text)
 
+    def test_invariant_chart(self):
+        run = Run(dict(FULL, workloads=" ".join([self.ZERO, self.MID, self.HIGH])))
+        run.det(self.rows())
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 0, err)
+        # the chart's last row: pages' worth of misses each exit adds,
+        # vanilla 2048 / 64 = 32, hotcold 8, at 0.977 exits per 1000 pages
+        with open(os.path.join(run.dir, "sweeps-exit_rate-invariant.dat")) as f:
+            self.assertIn("0.97656 32.00000 8.00000", f.read())
+        self.assertTrue(any("sweeps-exit_rate-invariant.dat" in c and "the invariant" in c
+                            for c in run.charts))
+
+    def test_sweeps_missing_a_configuration_asked_for_is_not_run(self):
+        # the run booted the sweeps in single too, which has no rows
+        run = Run(dict(FULL, configs="vanilla hotcold single",
+                       workloads=" ".join([self.ZERO, self.MID, self.HIGH])))
+        run.det(self.rows())
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps: no cachesim rows of single", err)
+
+    def test_a_curve_asked_for_without_points_is_not_run(self):
+        run = Run(dict(FULL, workloads=" ".join([self.ZERO, self.MID, self.HIGH,
+                                                 "sweep_reclaim_0_96_16",
+                                                 "sweep_reclaim_4_96_32"])))
+        run.det(self.rows())
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN: the sweeps: no points of the curve reclaim_rate", err)
+
     def test_no_sweep_rows_when_asked_is_not_run(self):
         run = Run(FULL)
         run.det(both_modes("exit_flood", 1.0))
@@ -1087,6 +1117,19 @@ class SeedTable(unittest.TestCase):
         det = {"cachesim": {"web": {"vanilla": {"mem": 1.0},
                                     "hotcold": {"mem": 1.0, "rounds": rounds}}}}
         self.assertEqual(self.row(self.render(det), "web")[1], "web (no hot/cold decision)")
+
+    def test_a_wall_only_run_is_marked_from_its_vmstat(self):
+        from hcreport import render
+        wall = {("web", "requests_per_s"): {"vanilla": {1: 10.0}, "hotcold": {1: 10.0}}}
+        zero = {k: [0.0, 0.0] for k in report.ingest.HC_EVENTS}
+        vm = {"web": {"hotcold": zero}}
+        self.assertEqual(self.row(render.seed_section({}, wall, vm), "web")[1],
+                         "web (no hot/cold decision)")
+        # one cold free in one round is a decision
+        vm["web"]["hotcold"] = dict(zero, pcp_cold_free=[0.0, 1.0])
+        self.assertEqual(self.row(render.seed_section({}, wall, vm), "web")[1], "web")
+        # no counters, no mark
+        self.assertEqual(self.row(render.seed_section({}, wall, {}), "web")[1], "web")
 
 
 class IcountRows(unittest.TestCase):
