@@ -979,7 +979,7 @@ class DetRows(unittest.TestCase):
 class BootState(unittest.TestCase):
     """boot_state(): a boot's hotcold-info line against the allocator its
     configuration names."""
-    INFO = "hotcold-info kernel=6.12 cpus=2 mode=fixed amount=2 history=1 switch=%s %s\n"
+    INFO = "hotcold-info kernel=6.12 vcpus=1 tasks=2 mode=fixed amount=2 history=1 switch=%s %s\n"
     ON = "pcp_high_max=2540 pcp_batch=1-63"
     OFF = "pcp_high_max=0 pcp_batch=1-1"
 

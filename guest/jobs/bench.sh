@@ -481,7 +481,7 @@ warm_up() {
 pcp=$(awk '$1 == "high:" && $2 > h { h = $2 }
 	$1 == "batch:" { if (b == "" || $2 < b) b = $2; if ($2 > bm) bm = $2 }
 	END { printf "pcp_high_max=%d pcp_batch=%s-%s", h, b == "" ? "none" : b, b == "" ? "none" : bm }' /proc/zoneinfo)
-echo "hotcold-info kernel=$(uname -r) cpus=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp"
+echo "hotcold-info kernel=$(uname -r) vcpus=$(nproc) tasks=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp"
 # The data caches the kernel read from CPUID, and its per-CPU slice of the
 # last level (per_cpu_data_slice_size: the LLC's size over the CPUs that
 # share it; the series' exit threshold, patch 9), in pages
