@@ -191,9 +191,8 @@ def sweep_chart(outdir, det, cs, shown):
                 f.write(" ".join(cells) + "\n")
         cols = ", ".join("'%s' using 1:%d with linespoints title '%s'" % (dat, 2 + i, c)
                          for i, c in enumerate(shown))
-        plots.append("set title '%s: the invariant'\nset xlabel '%s'\n"
-                     "set ylabel 'pages of L2 misses added per %s'\nplot %s" % (
-                         ctitle, xlabel, event, cols))
+        plots.append("set title 'the invariant: L2 misses each %s adds'\nset xlabel '%s'\n"
+                     "set ylabel 'in pages (64 lines)'\nplot %s" % (event, xlabel, cols))
     if not plots:
         return 0
     rows = len(METRICS) + 1

@@ -810,7 +810,7 @@ class Sweeps(unittest.TestCase):
         # vanilla 2048 / 64 = 32, hotcold 8, at 0.977 exits per 1000 pages
         with open(os.path.join(run.dir, "sweeps-exit_rate-invariant.dat")) as f:
             self.assertIn("0.97656 32.00000 8.00000", f.read())
-        self.assertTrue(any("sweeps-exit_rate-invariant.dat" in c and "the invariant" in c
+        self.assertTrue(any("sweeps-exit_rate-invariant.dat" in c and "the invariant: L2 misses each exit adds" in c
                             for c in run.charts))
 
     def test_sweeps_missing_a_configuration_asked_for_is_not_run(self):
