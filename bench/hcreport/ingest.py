@@ -264,16 +264,15 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     return 0
 
 
-def expected_state(flavour, append):
-    """The allocator state a boot of FLAVOUR with kernel command line
-    APPEND must report (guest/jobs/bench.sh's hotcold-info line): the
-    switch's value ("none" where the kernel has no series), and whether
-    the pcp lists are off (nopcp: high 0, batch 1)."""
-    switch = "1" if flavour in ("hotcold", "single") else "none"
-    for word in append.split():
-        if word.startswith("percpu_pagelist_hot_cold="):
-            switch = word.split("=", 1)[1]
-    return switch, flavour == "nopcp"
+# the allocator each configuration of scripts/bench.sh names: the
+# switch's value ("none": a kernel without the series) and whether its
+# pcp lists are off (nopcp: high 0, batch 1).  By name, not from the
+# command line the configuration boots with: a mistyped parameter there
+# must not change what is expected.
+EXPECTED_STATE = {"vanilla": ("none", False), REPEAT: ("none", False),
+                  LAYOUT: ("none", False), "hotcold": ("1", False),
+                  "hotcold-off": ("0", False), "single": ("1", False),
+                  "nopcp": ("none", True)}
 
 
 def boot_state(config, flavour, append, jobout):
@@ -281,7 +280,11 @@ def boot_state(config, flavour, append, jobout):
     names: a mistyped parameter, a kernel without the series or a nopcp
     kernel whose lists are still on would otherwise give rows under the
     wrong name.  Prints what is wrong and returns 1, or returns 0."""
-    switch, nopcp = expected_state(flavour, append)
+    if config not in EXPECTED_STATE:
+        print("report.py: %s: no expected allocator state for configuration %s "
+              "(bench/hcreport/ingest.py EXPECTED_STATE)" % (jobout, config), file=sys.stderr)
+        return 1
+    switch, nopcp = EXPECTED_STATE[config]
     info = None
     for line in read_lines(jobout):
         if line.startswith("hotcold-info "):

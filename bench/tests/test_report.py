@@ -1010,6 +1010,29 @@ class BootState(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("is 1, expected 0", err)
 
+    def test_a_mistyped_parameter(self):
+        # hotcold-off's parameter misspelled: the switch stays on, and the
+        # configuration's name, not its command line, says it must be 0
+        rc, err = self.check("hotcold-off", "hotcold", "percpu_pagelist_hot_colt=0", "1", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("is 1, expected 0", err)
+
+    def test_every_configuration_of_bench_sh_has_a_state(self):
+        import re
+        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts/bench.sh")) as f:
+            text = f.read()
+        block = re.search(r'ALL_CONFIGS="([^"]*)"', text).group(1)
+        repeat = re.search(r'^REPEAT=([a-z-]+):', text, re.M).group(1)
+        names = [c.split(":")[0] for c in block.split()] + [repeat]
+        self.assertIn("nopcp", names)
+        for n in names:
+            self.assertIn(n, report.ingest.EXPECTED_STATE, n)
+
+    def test_an_unknown_configuration(self):
+        rc, err = self.check("hotcold-on", "hotcold", "", "1", self.ON)
+        self.assertEqual(rc, 1)
+        self.assertIn("no expected allocator state for configuration hotcold-on", err)
+
     def test_hotcold_booted_without_the_series(self):
         rc, err = self.check("hotcold", "hotcold", "", "none", self.ON)
         self.assertEqual(rc, 1)
