@@ -106,7 +106,8 @@ if [ "${QUICK:-0}" = 1 ]; then
 	# cheapest of the 2002 workloads and web; SDET, 240 million
 	# instructions even at scale 1, compile and configure, 5 G each, are
 	# left to the full run) in every mode, no repeat boot, web in the
-	# first round only (its A/A is the full run's)
+	# first round only (the full run has its two rounds; the programs have
+	# no repeat or layout A/A)
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 PROG_ROUNDS=1 REPEAT=
 	if ! quick_det=$(table quick=yes modes=det) || ! quick_wall=$(table quick=yes); then
 		fail "bench/workloads.tsv: no QUICK workloads (above)"

@@ -346,13 +346,28 @@ def seed_steps(per, key):
 
 
 def wall_undecided(vm, wl):
-    """undecided() from the wall mode's vmstat (a run without the
-    deterministic modes): hotcold's pcp_cold_* deltas 0 in every round"""
+    """undecided() from the wall mode's vmstat: True if hotcold's
+    pcp_cold_* deltas were 0 in every round, False if one was not, None
+    without the counters"""
     hc = vm.get(wl, {}).get("hotcold", {}) if vm else {}
     counts = [hc.get(k) for k in HC_EVENTS]
     if not all(counts):
-        return False
+        return None
     return all(v == 0 for c in counts for v in c)
+
+
+def decision_mark(det_none, wall_none):
+    """the seed table's mark: whether hotcold made hot/cold decisions in
+    the deterministic boots (det_none) and in the wall boots (wall_none),
+    each True (none), False (some) or None (no data); the two boot
+    different CPU models, so they can disagree"""
+    if det_none is False and wall_none is True:
+        return " (no hot/cold decision in the wall boots)"
+    if det_none is True and wall_none is False:
+        return " (no hot/cold decision in the deterministic boots; the wall boots made some)"
+    if det_none or (det_none is None and wall_none):
+        return " (no hot/cold decision)"
+    return ""
 
 
 def seed_section(det, wall_data, vm=None):
@@ -371,7 +386,10 @@ def seed_section(det, wall_data, vm=None):
              "instruction once; memory accesses and cycles are simulated (the "
              "cache model; cycles a model, RFO pricing).  Wall: each "
              "configuration's median rate (higher is better) over the rounds "
-             "[min-max], TCG time: noise-bound.  `-`: not measured in this run "
+             "[min-max], TCG time: noise-bound; the wall boots run QEMU's "
+             "`-cpu max` with 2 vCPUs, the deterministic ones EPYC-Milan with "
+             "one, so the kernel's cache slice (the exit threshold) differs "
+             "between them, and with it which exits free cold.  `-`: not measured in this run "
              "(a configuration or workload left out).", "",
              "| 2002 benchmark | workload | published | insn: nopcp>vanilla | "
              "vanilla>hotcold | nopcp>hotcold | mem: nopcp>vanilla | vanilla>hotcold | "
@@ -383,8 +401,8 @@ def seed_section(det, wall_data, vm=None):
         # same counts)
         ic = det.get("icount", {}).get(wl) or det.get("cachesim", {}).get(wl, {})
         cs = det.get("cachesim", {}).get(wl, {})
-        none = undecided(cs or ic) if (cs or ic).get("hotcold") else wall_undecided(vm, wl)
-        name = wl + (" (no hot/cold decision)" if none else "")
+        det_none = undecided(cs or ic) if (cs or ic).get("hotcold") else None
+        name = wl + decision_mark(det_none, wall_undecided(vm, wl))
         walls = []
         rates = wall_data.get((wl, workloads.metric(wl)), {})
         for c in (NOPCP, BASE, "hotcold"):

@@ -1154,6 +1154,29 @@ class SeedTable(unittest.TestCase):
         # no counters, no mark
         self.assertEqual(self.row(render.seed_section({}, wall, {}), "web")[1], "web")
 
+    def test_the_two_instruments_marked_apart(self):
+        # compile's case: no decision under the deterministic boots'
+        # 32 MB slice, cold frees from exits under the wall boots' 8 MB
+        from hcreport import render
+        rounds = {1: {"hc_events": 0}, 2: {"hc_events": 0}}
+        det = {"cachesim": {"compile": {"vanilla": {"mem": 1.0},
+                                        "hotcold": {"mem": 2.0, "rounds": rounds}}}}
+        wall = {("compile", "builds_per_hour"): {"vanilla": {1: 10.0}, "hotcold": {1: 9.0}}}
+        vm = {"compile": {"hotcold": dict({k: [0.0, 0.0] for k in report.ingest.HC_EVENTS},
+                                          pcp_cold_free=[7777.0, 7781.0])}}
+        name = self.row(render.seed_section(det, wall, vm), "compile")[1]
+        self.assertEqual(name, "compile (no hot/cold decision in the deterministic boots; "
+                               "the wall boots made some)")
+        # and the other way round
+        rounds[1]["hc_events"] = 5
+        vm["compile"]["hotcold"]["pcp_cold_free"] = [0.0, 0.0]
+        self.assertEqual(self.row(render.seed_section(det, wall, vm), "compile")[1],
+                         "compile (no hot/cold decision in the wall boots)")
+        # both without: the plain mark
+        rounds[1]["hc_events"] = 0
+        self.assertEqual(self.row(render.seed_section(det, wall, vm), "compile")[1],
+                         "compile (no hot/cold decision)")
+
 
 class IcountRows(unittest.TestCase):
     """icount rows derived from a cachesim boot's rows, and checked
