@@ -810,7 +810,8 @@ class Sweeps(unittest.TestCase):
         # vanilla 2048 / 64 = 32, hotcold 8, at 0.977 exits per 1000 pages
         with open(os.path.join(run.dir, "sweeps-exit_rate-invariant.dat")) as f:
             self.assertIn("0.97656 32.00000 8.00000", f.read())
-        self.assertTrue(any("sweeps-exit_rate-invariant.dat" in c and "the invariant: L2 misses each exit adds" in c
+        self.assertTrue(any("sweeps-exit_rate-invariant.dat" in c and
+                            "the invariant: L2 misses each exit adds" in c
                             for c in run.charts))
 
     def test_sweeps_missing_a_configuration_asked_for_is_not_run(self):
@@ -995,6 +996,11 @@ class BootState(unittest.TestCase):
             rc = report.boot_state(config, flavour, append, job)
         return rc, err.getvalue()
 
+    def refused(self, *args, says, **kw):
+        rc, err = self.check(*args, **kw)
+        self.assertEqual(rc, 1)
+        self.assertIn(says, err)
+
     def test_each_configuration_as_booted(self):
         for args in (("vanilla", "vanilla", "", "none", self.ON),
                      ("vanilla-layout", "layout", "", "none", self.ON),
@@ -1006,16 +1012,14 @@ class BootState(unittest.TestCase):
                 self.assertEqual(self.check(*args), (0, ""))
 
     def test_switch_left_on_in_hotcold_off(self):
-        rc, err = self.check("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "1", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("is 1, expected 0", err)
+        self.refused("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "1", self.ON,
+                     says="is 1, expected 0")
 
     def test_a_mistyped_parameter(self):
         # hotcold-off's parameter misspelled: the switch stays on, and the
         # configuration's name, not its command line, says it must be 0
-        rc, err = self.check("hotcold-off", "hotcold", "percpu_pagelist_hot_colt=0", "1", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("is 1, expected 0", err)
+        self.refused("hotcold-off", "hotcold", "percpu_pagelist_hot_colt=0", "1", self.ON,
+                     says="is 1, expected 0")
 
     def test_every_configuration_of_bench_sh_has_a_state(self):
         import re
@@ -1029,44 +1033,30 @@ class BootState(unittest.TestCase):
             self.assertIn(n, report.ingest.EXPECTED_STATE, n)
 
     def test_an_unknown_configuration(self):
-        rc, err = self.check("hotcold-on", "hotcold", "", "1", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("no expected allocator state for configuration hotcold-on", err)
+        self.refused("hotcold-on", "hotcold", "", "1", self.ON,
+                     says="no expected allocator state for configuration hotcold-on")
 
     def test_hotcold_booted_without_the_series(self):
-        rc, err = self.check("hotcold", "hotcold", "", "none", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("is none, expected 1", err)
+        self.refused("hotcold", "hotcold", "", "none", self.ON, says="is none, expected 1")
 
     def test_vanilla_with_the_series(self):
-        rc, err = self.check("vanilla", "vanilla", "", "1", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("expected none", err)
+        self.refused("vanilla", "vanilla", "", "1", self.ON, says="expected none")
 
     def test_nopcp_with_its_lists_on(self):
-        rc, err = self.check("nopcp", "nopcp", "", "none", self.ON)
-        self.assertEqual(rc, 1)
-        self.assertIn("the pcp lists are on", err)
+        self.refused("nopcp", "nopcp", "", "none", self.ON, says="the pcp lists are on")
 
     def test_nopcp_with_a_batch_above_one(self):
-        rc, err = self.check("nopcp", "nopcp", "", "none", "pcp_high_max=0 pcp_batch=1-63")
-        self.assertEqual(rc, 1)
-        self.assertIn("batch 1-63", err)
+        self.refused("nopcp", "nopcp", "", "none", "pcp_high_max=0 pcp_batch=1-63",
+                     says="batch 1-63")
 
     def test_lists_off_outside_nopcp(self):
-        rc, err = self.check("vanilla", "vanilla", "", "none", self.OFF)
-        self.assertEqual(rc, 1)
-        self.assertIn("as on nopcp", err)
+        self.refused("vanilla", "vanilla", "", "none", self.OFF, says="as on nopcp")
 
     def test_no_pcp_state(self):
-        rc, err = self.check("hotcold", "hotcold", "", "1", "")
-        self.assertEqual(rc, 1)
-        self.assertIn("no pcp state", err)
+        self.refused("hotcold", "hotcold", "", "1", "", says="no pcp state")
 
     def test_no_info_line(self):
-        rc, err = self.check("vanilla", "vanilla", "", "", "", text="")
-        self.assertEqual(rc, 1)
-        self.assertIn("no hotcold-info line", err)
+        self.refused("vanilla", "vanilla", "", "", "", text="", says="no hotcold-info line")
 
 
 class Exercise(unittest.TestCase):
