@@ -483,10 +483,9 @@ pcp=$(awk '$1 == "high:" && $2 > h { h = $2 }
 	END { printf "pcp_high_max=%d pcp_batch=%s-%s", h, b == "" ? "none" : b, b == "" ? "none" : bm }' /proc/zoneinfo)
 # and the series' cold events since boot, before the first workload (a
 # workload's own counters cover its run only): boot_cold=FREE/REQUEST/ALLOC
-bc=$(awk '$1 == "pcp_cold_free" { f = $2 } $1 == "pcp_cold_request" { r = $2 }
-	$1 == "pcp_cold_alloc" { a = $2 }
-	END { print (f == "" ? "none" : f "/" r "/" a) }' /proc/vmstat)
-echo "hotcold-info kernel=$(uname -r) vcpus=$(nproc) tasks=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp boot_cold=$bc"
+bc=$(vmstat pcp_cold_free)
+bc=${bc:+$bc/$(vmstat pcp_cold_request)/$(vmstat pcp_cold_alloc)}
+echo "hotcold-info kernel=$(uname -r) vcpus=$(nproc) tasks=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp boot_cold=${bc:-none}"
 # The data caches the kernel read from CPUID, and its per-CPU slice of the
 # last level (per_cpu_data_slice_size: the LLC's size over the CPUs that
 # share it; the series' exit threshold, patch 9), in pages
