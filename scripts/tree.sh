@@ -9,6 +9,7 @@
 #                                the tree holds no unexported work (make test)
 #        scripts/tree.sh export  write the branch to patches/ (format-patch)
 #        scripts/tree.sh check   fail if patches/ and the tree disagree
+#                                (make tree-check)
 #        scripts/tree.sh reset   drop tree work, re-apply patches/ from scratch
 #        scripts/tree.sh vanilla make build/vanilla-src (a worktree at baseline)
 . "$(dirname "$0")/lib.sh"
@@ -110,7 +111,7 @@ export_to() {
 	n=$(G rev-list --count "$BASELINE_TAG..$SERIES_BRANCH")
 	[ "$n" -gt 0 ] || { : >"$out/series"; return 0; }
 	G format-patch -q --zero-commit --no-signature --cover-letter \
-		--numbered --subject-prefix="PATCH v2" --base="$BASELINE_TAG" \
+		--numbered --subject-prefix="PATCH v3" --base="$BASELINE_TAG" \
 		-o "$out" "$BASELINE_TAG..$SERIES_BRANCH" ||
 		fail "git format-patch failed in build/linux"
 	python3 "$ROOT/scripts/cover-letter.py" "$ROOT/patches/0000-cover-letter.patch" \

@@ -171,3 +171,57 @@ t_switch_off_is_vanilla() {
 	[ "$c1" = "$c0" ] || die "pcp_cold_alloc moved by $((c1 - c0)) with the switch off"
 }
 tap_run "switch_off_serves_nothing_cold" t_switch_off_is_vanilla
+
+# pages on every CPU's cold queues
+cold_everywhere() {
+	awk '$1 == "cold:" { s += $2 } END { print s + 0 }' /proc/zoneinfo
+}
+
+# cpu1's lists, filled by a process run there: with "cold", first the exit
+# of one larger than the cache (cold frees, at 1), then a tmpfs file
+# written and removed there (hot frees)
+fill_cpu1() {
+	[ "$1" = cold ] && taskset -c 1 dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null
+	taskset -c 1 sh -c 'dd if=/dev/zero of=/tmp/x bs=1M count=2 2>/dev/null; rm -f /tmp/x'
+}
+
+# Switching on drains nothing: what cpu1 holds with the switch at 0 is
+# still there after "1" is written (a drain of its lists leaves about
+# nothing; the periodic high decay takes at most an eighth).
+t_switch_on_drains_nothing() {
+	local before after batch
+	SW_FOUND=$(cat $HC)
+	echo 0 >$HC || sw_die "0 refused"
+	fill_cpu1 hot
+	before=$(pcp_field 1 count)
+	batch=$(pcp_field 1 batch)
+	[ "$before" -gt $((2 * batch)) ] || sw_die "cpu1 held only $before pages: the writes did not fill its lists"
+	echo 1 >$HC || sw_die "1 refused"
+	after=$(pcp_field 1 count)
+	echo "$SW_FOUND" >$HC
+	echo "cpu1 held $before pages at 0, $after after switching on"
+	[ $((2 * after)) -ge "$before" ] || die "switching on drained cpu1's lists: $before -> $after pages"
+}
+tap_run "switch_on_drains_nothing" t_switch_on_drains_nothing
+
+# Switching off returns every cold page and keeps the hot lists: cpu1's
+# hot pages are still there after "0" is written.
+t_switch_off_keeps_hot_lists() {
+	local hot0 cold0 hot1 cold1 batch
+	SW_FOUND=$(cat $HC)
+	echo 1 >$HC || sw_die "1 refused"
+	fill_cpu1 cold
+	hot0=$(pcp_field 1 hot)
+	cold0=$(pcp_field 1 cold)
+	batch=$(pcp_field 1 batch)
+	[ "$cold0" -gt 0 ] || sw_die "cpu1 held no cold pages: the exit did not fill its cold lists"
+	[ "$hot0" -gt $((2 * batch)) ] || sw_die "cpu1 held only $hot0 hot pages: the writes did not fill its lists"
+	echo 0 >$HC || sw_die "0 refused"
+	hot1=$(pcp_field 1 hot)
+	cold1=$(cold_everywhere)
+	echo "$SW_FOUND" >$HC
+	echo "cpu1 held $hot0 hot and $cold0 cold pages; after switching off $hot1 hot, $cold1 cold on every CPU"
+	[ "$cold1" = 0 ] || die "$cold1 pages left on cold queues after switching off"
+	[ $((2 * hot1)) -ge "$hot0" ] || die "switching off drained cpu1's hot lists: $hot0 -> $hot1 pages"
+}
+tap_run "switch_off_keeps_hot_lists" t_switch_off_keeps_hot_lists
