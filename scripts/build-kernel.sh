@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build one kernel flavour into build/kernel-<flavour> with ccache.
 #   vanilla  the baseline commit (build/vanilla-src), no patches
-#   hotcold  the series (build/linux)
-#   debug    the series plus configs/debug.config
+#   hotcold  the series (build/linux) with its KUnit suite: the test kernel
+#   hotcold-bench  the same source without any test code: the kernel
+#            make bench measures against vanilla
+#   debug    the series plus configs/debug.config, with the suite
 #   single, nopcp, layout  bench-only kernels: bench/alternatives/NAME.patch
 #            on the series (single) or the baseline (scripts/tree.sh alt)
-# Config: tinyconfig + configs/base.config + configs/hotcold.config
-# (+ configs/debug.config), then olddefconfig, then a check that every
-# option of the fragments survived.  Rebuilds are incremental.
+# Config: tinyconfig + configs/base.config (+ configs/kunit.config for the
+# test flavours, TEST_FLAVOURS in lib.sh; + configs/debug.config), then
+# olddefconfig, then a check that every option of the fragments survived.
+# Rebuilds are incremental.
 #
 # usage: scripts/build-kernel.sh FLAVOUR [extra make targets]
 . "$(dirname "$0")/lib.sh"
@@ -47,8 +50,7 @@ out=$src/.obj-$flavour
 mkdir -p "$out"
 ln -sfn "${out#"$BUILD"/}" "$(kernel_dir "$flavour")"
 
-frags="$ROOT/configs/base.config $ROOT/configs/hotcold.config"
-[ "$flavour" = debug ] && frags="$frags $ROOT/configs/debug.config"
+frags=$(flavour_fragments "$flavour")
 
 # Fixed build identity: same inputs, same objects (and ccache hits).
 kmake() {
@@ -72,9 +74,6 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	# silently drops KASAN, for one).
 	lost=
 	for f in $frags; do
-		case $flavour in vanilla | nopcp | layout)
-			[ "$f" = "$ROOT/configs/hotcold.config" ] && continue ;;
-		esac
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=n) sym=${line%%=*}

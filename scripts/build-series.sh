@@ -25,7 +25,7 @@ if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
 		git -C "$TREE" worktree add -q --detach "$src" "$BASELINE_TAG"
 fi
 mkdir -p "$out"
-frags="$ROOT/configs/base.config $ROOT/configs/hotcold.config"
+frags=$(flavour_fragments hotcold)
 
 kmake() {
 	make -C "$src" -j"$(nproc)" ARCH=x86_64 O="$out" CC="ccache gcc" \

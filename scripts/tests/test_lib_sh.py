@@ -84,3 +84,47 @@ class DebSrcLists(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MeasuredKernels(unittest.TestCase):
+    """flavour_fragments and check_no_test_code: only the test flavours
+    get configs/kunit.config, and a measured kernel whose .config has
+    KUnit fails the run."""
+
+    def lib(self, cmd, config=None):
+        tmpdir = tempfile.TemporaryDirectory()
+        self.addCleanup(tmpdir.cleanup)
+        build = os.path.join(tmpdir.name, "build")
+        os.makedirs(os.path.join(build, "kernel-x"))
+        if config is not None:
+            with open(os.path.join(build, "kernel-x", ".config"), "w") as f:
+                f.write(config)
+        env = dict(os.environ, BUILD=build)
+        return subprocess.run(["bash", "-c", '. "%s/scripts/lib.sh"; %s' % (ROOT, cmd)],
+                              env=env, capture_output=True, text=True)
+
+    def frags(self, flavour):
+        p = self.lib("flavour_fragments %s" % flavour)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return [os.path.basename(f) for f in p.stdout.split()]
+
+    def test_only_test_flavours_get_kunit(self):
+        self.assertEqual(self.frags("hotcold"), ["base.config", "kunit.config"])
+        self.assertEqual(self.frags("debug"),
+                         ["base.config", "kunit.config", "debug.config"])
+        for f in ("vanilla", "hotcold-bench", "single", "nopcp", "layout"):
+            self.assertEqual(self.frags(f), ["base.config"], f)
+
+    def test_kunit_in_a_measured_kernel_fails(self):
+        p = self.lib("check_no_test_code x", "CONFIG_MMU=y\nCONFIG_KUNIT=y\n")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("carries KUnit", p.stderr)
+
+    def test_kernel_without_kunit_passes(self):
+        p = self.lib("check_no_test_code x", "CONFIG_MMU=y\n# CONFIG_KUNIT is not set\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_no_config_fails(self):
+        p = self.lib("check_no_test_code x")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("no .config", p.stderr)
