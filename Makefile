@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # hotcold: hot and cold per-CPU page queues for Linux 6.12.
 # The two commands that matter are `make test` and `make bench`; the rest
-# are the steps they are made of, for working on the series.
+# are the steps they are made of, for working on the series, and `make
+# unit`, the harness's own tests in seconds.
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help test bench tree export check tree-reset kernels kernel-% image \
+.PHONY: help test unit bench tree export tree-check tree-reset kernels kernel-% image \
 	shell checkpatch build-series cachesim clean distclean
 
 help:
@@ -16,10 +17,13 @@ help:
 	@echo "                     debug kernel, checkpatch); last line: N passed, N failed"
 	@echo "  make bench         vanilla vs hotcold vs hotcold-off; report in build/bench/"
 	@echo "  make bench QUICK=1 the same, short"
+	@echo "  make unit          the harness's own tests, no kernel, no root, in seconds:"
+	@echo "                     Python unit tests, shellcheck, the cache model's host"
+	@echo "                     test; last line: N passed, N failed"
 	@echo
 	@echo "  make tree          build/linux: baseline + one commit per patch"
 	@echo "  make export        write build/linux's commits to patches/"
-	@echo "  make check         fail if patches/ and build/linux disagree"
+	@echo "  make tree-check    fail if patches/ and build/linux disagree"
 	@echo "  make tree-reset    drop build/linux work, re-apply patches/"
 	@echo "  make kernel-FLAVOUR  build one of: vanilla hotcold debug"
 	@echo "  make shell         boot the hotcold kernel to a busybox shell"
@@ -30,6 +34,9 @@ help:
 test:
 	@$(S)/test.sh
 
+unit:
+	@$(S)/unit.sh
+
 bench:
 	@$(S)/bench.sh
 
@@ -39,7 +46,7 @@ tree:
 export:
 	@$(S)/tree.sh export
 
-check:
+tree-check:
 	@$(S)/tree.sh check
 
 tree-reset:

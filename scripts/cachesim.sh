@@ -4,7 +4,7 @@
 #
 # usage: scripts/cachesim.sh [test|check [FLAVOUR]|crosscheck [FLAVOUR]]
 #   test: only build and run the host unit test of the cache model
-#         (no QEMU header needed)
+#         (no QEMU header needed; make unit runs it)
 #   default: also fetch QEMU's plugin API header and build the plugin,
 #         build/cachesim/cachesim.so
 #   check: also boot a kernel (default vanilla) with the plugin, in the

@@ -3,11 +3,13 @@
 # Make sure the host has every tool the workbench needs.  Missing ones are
 # installed with apt-get (as root); otherwise the script names them and stops.
 #
-# usage: scripts/deps.sh [test|bench]
+# usage: scripts/deps.sh [test|bench|unit]
+#   unit: only what make unit needs (python3 with docutils, gcc, shellcheck)
 . "$(dirname "$0")/lib.sh"
 step deps
 
-# command:package pairs
+# command:package pairs (a path instead of a command: that file; import.M:
+# python3 imports module M)
 NEED="gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio xz:xz-utils
 perl:perl python3:python3 git:git ccache:ccache
 qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs
@@ -18,14 +20,16 @@ stress-ng:stress-ng pkg-config:pkg-config
 /usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 case ${1:-test} in
-test) NEED="$NEED shellcheck:shellcheck" ;;
+unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck" ;;
+test) NEED="$NEED shellcheck:shellcheck import.docutils:python3-docutils" ;;
 bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2" ;;
-*) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench]" ;;
+*) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench|unit]" ;;
 esac
 
 have() {
 	case $1 in
 	/*) [ -e "$1" ] ;;
+	import.*) python3 -c "import ${1#import.}" >/dev/null 2>&1 ;;
 	busybox) [ -x /bin/busybox ] && file_is_static /bin/busybox ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac

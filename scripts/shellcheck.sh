@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run shellcheck over the harness's shell scripts (make test does in its
-# harness stage).  It passes with no finding: each one is fixed, or
-# justified where it is, "# shellcheck disable=SCxxxx # reason" on the line
-# before.  The guest's scripts (busybox ash) are checked as dash scripts.
+# Run shellcheck over the harness's shell scripts (make unit does, and so
+# make test in its harness stage).  It passes with no finding: each one is
+# fixed, or justified where it is, "# shellcheck disable=SCxxxx # reason"
+# on the line before.  The guest's scripts (busybox ash) are checked as
+# dash scripts.
 . "$(dirname "$0")/lib.sh"
 step shellcheck
 

@@ -14,11 +14,10 @@ FLAVOURS_TO_TEST=${TEST_FLAVOURS:-hotcold debug}
 # the kernel's own mm tests: the first is the reference the others must match
 PEER_FLAVOURS=${PEER_FLAVOURS:-vanilla hotcold debug}
 T_START=$(now)
-PASSED=0
-FAILED=0
-FAILURES=
 RESULTS=$LOGS/test-results.txt
 : >"$RESULTS"
+# pass, failed, tally, check, summary and the stages' result readers
+. "$ROOT/scripts/tally.sh"
 
 stage() {
 	STAGE_NAME=$1
@@ -29,46 +28,6 @@ stage() {
 stage_end() {
 	echo "   $STAGE_NAME: $(($(now) - STAGE_T0)) s" >&2
 	echo "stage $STAGE_NAME $(($(now) - STAGE_T0))" >>"$LOGS/test-times.txt"
-}
-
-pass() {
-	PASSED=$((PASSED + 1))
-	echo "ok   $1" >>"$RESULTS"
-}
-
-failed() {
-	FAILED=$((FAILED + 1))
-	FAILURES="$FAILURES
-  $1"
-	echo "FAIL $1" >>"$RESULTS"
-	echo "FAIL $1" >&2
-}
-
-# tally FILE: count its "ok NAME" and "FAIL NAME" lines as tests
-tally() {
-	local verdict rest
-
-	while read -r verdict rest; do
-		case $verdict in
-		ok) pass "$rest" ;;
-		FAIL) failed "$rest" ;;
-		esac
-	done <"$1"
-}
-
-# check NAME CMD...: one test that passes when CMD succeeds
-check() {
-	local name=$1
-	shift
-	if "$@"; then pass "$name"; else failed "$name"; fi
-}
-
-summary() {
-	echo >&2
-	echo "total time: $(($(now) - T_START)) s; results in ${RESULTS#"$ROOT"/}" >&2
-	[ -n "$FAILURES" ] && echo "failures:$FAILURES" >&2
-	echo "$PASSED passed, $FAILED failed"
-	[ "$FAILED" = 0 ]
 }
 
 : >"$LOGS/test-times.txt"
@@ -86,10 +45,8 @@ stage apply
 stage_end
 
 stage checkpatch
-"$ROOT/scripts/checkpatch.sh" >"$LOGS/checkpatch.txt" 2>&1
-grep -E '^(ok|FAIL) ' "$LOGS/checkpatch.txt" |
-	sed 's/^\(ok\|FAIL\) /\1 checkpatch /' >"$LOGS/checkpatch.results"
-tally "$LOGS/checkpatch.results"
+# one result per patch of patches/series, and checkpatch.sh's exit status
+checkpatch_tests "$ROOT/patches/series" "$LOGS/checkpatch.txt" "$ROOT/scripts/checkpatch.sh"
 stage_end
 
 # every flavour either list names, once
@@ -109,7 +66,12 @@ stage image
 stage_end
 
 stage harness
-check "python unit tests (scripts/tests, bench/tests)" python3 "$ROOT/scripts/tests/run.py"
+# make unit: the Python unit tests (one test per case), shellcheck of the
+# scripts, the cache model's host test (one per TAP case)
+status=0
+: >"$LOGS/unit.results"
+"$ROOT/scripts/unit.sh" "$LOGS/unit.results" >&2 || status=$?
+tally_status "make unit (scripts/unit.sh)" "$LOGS/unit.results" "$status"
 # The runner itself: bad input is refused, a panic is caught (and only a
 # panic passes --expect-panic).
 check "harness refuses an unknown job" \
@@ -119,11 +81,11 @@ check "harness refuses an unknown flavour" \
 check "harness reports a kernel panic" \
 	"$ROOT/scripts/run-guest.sh" --expect-panic --timeout 120 --tag selftest hotcold panic
 # guest/lib.sh's tap_run fails a test at its failing step (in bash, dash
-# and busybox sh); shellcheck finds nothing in the harness's scripts.
+# and busybox sh).
 check "harness fails a guest test at its failing step" "$ROOT/scripts/selftest-harness.sh"
-check "harness scripts pass shellcheck" "$ROOT/scripts/shellcheck.sh"
 # The bench's cache simulator: its model against access patterns of known
-# miss counts (host), then the plugin in QEMU against guest walks.
+# miss counts (host: counted by make unit above; cachesim.sh check runs it
+# again before it goes on), then the plugin in QEMU against guest walks.
 if "$ROOT/scripts/cachesim.sh" check hotcold; then
 	pass "cachesim plugin builds and loads"
 else
@@ -135,9 +97,9 @@ if "$ROOT/scripts/cachesim.sh" crosscheck hotcold; then
 else
 	failed "cachesim cross-check (scripts/cachesim.sh crosscheck hotcold: see above)"
 fi
-for tap in "$BUILD/cachesim/test.tap" "$BUILD/cachesim/check.tap" "$BUILD/cachesim/cross.tap"; do
+for tap in "$BUILD/cachesim/check.tap" "$BUILD/cachesim/cross.tap"; do
 	[ -f "$tap" ] || continue
-	sed -n 's/^ok [0-9]* - /ok cachesim: /p; s/^not ok [0-9]* - /FAIL cachesim: /p' "$tap" >"$tap.results"
+	tap_results cachesim <"$tap" >"$tap.results"
 	tally "$tap.results"
 done
 stage_end
@@ -239,12 +201,13 @@ if "$ROOT/scripts/run-guest.sh" --timeout 300 --tag initfree \
 else
 	failed "hotcold leak with init_on_alloc=1 init_on_free=1 (build/logs/hotcold-leak-initfree.log)"
 fi
+# each run's guest tests (results.py --expect-tap: no TAP, or no output
+# at all, is a failure)
 for l in debug-stress debug-leak hotcold-leak-initfree; do
-	[ -f "$LOGS/$l.out" ] || continue
-	python3 "$ROOT/scripts/results.py" "${l%%-*}" "$LOGS/$l.log" "$LOGS/$l.out" |
-		grep -v '^COUNT' | grep ' guest ' | sed "s/: guest /: $l /" >"$LOGS/$l.results"
-	tally "$LOGS/$l.results"
+	guest_tests "$l" "${l%%-*}" "$LOGS/$l.log" "$LOGS/$l.out" "$LOGS/$l.results"
 done
 stage_end
 
+echo >&2
+echo "total time: $(($(now) - T_START)) s; results in ${RESULTS#"$ROOT"/}" >&2
 summary
