@@ -2,14 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the scratch disk build/disk.img: ext4 made with mke2fs -d, holding
 # /big (a file larger than any guest's RAM, real data blocks so reads go to
-# the device) and /corpus (text files for the shell workloads).  QEMU opens
-# it with snapshot=on, so guests never change it.
+# the device) and /corpus (text files for the shell workloads: guest/ and
+# scripts/*.sh).  QEMU opens it with snapshot=on, so guests never change
+# it.  It is reproducible (lib.sh's ext4_image): the same BIG_MB, corpus
+# and e2fsprogs give the same bytes.
 . "$(dirname "$0")/lib.sh"
 step disk
+# (the modes staged are the sources', whatever the caller's umask)
+umask 022
 
+# /big's size in MB: at least the bench guests' RAM (--mem 384), so that
+# reading it reclaims (make test's reclaim test; reclaim_flood maps 96 MB
+# of it); the upper bound catches a mistyped value
 BIG_MB=${BIG_MB:-384}
+setting_int BIG_MB 384 4096
+# (usage: scripts/disk.sh [settings]: settings only checks BIG_MB, for
+# scripts/bench.sh, which checks every setting before it starts)
+[ "${1:-}" = settings ] && exit 0
 out=$BUILD/disk.img
-stamp="$BIG_MB $(hash_files "$0")"
+# the corpus's names and contents are inputs of the image too
+corpus=$(cd "$ROOT" && find guest scripts/*.sh -type f -print0 | LC_ALL=C sort -z |
+	xargs -0 sha1sum | sha1sum | cut -c1-16)
+stamp="$BIG_MB $(hash_files "$0") $corpus"
 [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ] && exit 0
 
 log=$LOGS/disk.log
@@ -23,8 +37,8 @@ mkdir -p "$stage/corpus"
 	head -c "${BIG_MB}M") >"$stage/big" || fail "cannot write $stage/big (disk full?)"
 cp -r "$ROOT/guest" "$stage/corpus/guest"
 cp "$ROOT"/scripts/*.sh "$stage/corpus/" 2>/dev/null
-run_logged "$log" "check free disk space in build/" \
-	mke2fs -q -t ext4 -L scratch -d "$stage" -F "$out" "$((BIG_MB + 256))M"
+ext4_image "$stage" "$out" "$((BIG_MB + 256))M" scratch \
+	6f746f68-636c-6f64-0000-000000000003 6f746f68-636c-6f64-0000-000000000004 "$log"
 rm -rf "$stage"
 echo "$stamp" >"$out.stamp"
 msg "scratch disk: ${out#"$ROOT"/} ($((BIG_MB + 256)) MB, /big = $BIG_MB MB)"

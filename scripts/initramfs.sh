@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest image build/initramfs.cpio.gz: busybox-static, guest/init,
 # the jobs and tests under guest/, and guest/src/*.c compiled static.
+# Both archives are reproducible (lib.sh's cpio_image): the same inputs
+# give the same bytes.
 . "$(dirname "$0")/lib.sh"
 step initramfs
+# (the modes staged are the sources', whatever the caller's umask)
+umask 022
 # (make test and make bench hold the lock already)
 lock_build
 
@@ -29,9 +33,9 @@ cp -r "$ROOT/guest/jobs" "$ROOT/guest/tests" "$stage/guest/"
 mkdir -p "$stage/guest/data"
 truncate -s 64M "$stage/guest/data/ext4.img"
 run_logged "$log" "mke2fs (e2fsprogs) must make an ext4 image in $stage/guest/data" \
-	env E2FSPROGS_FAKE_TIME=1767225600 mke2fs -q -t ext4 -b 4096 -J size=16 -L ext4loop \
+	env E2FSPROGS_FAKE_TIME="$IMAGE_EPOCH" mke2fs -q -t ext4 -b 4096 -J size=16 -L ext4loop \
 	-U 6f746f68-636c-6f64-0000-000000000001 \
-	-E hash_seed=6f746f68-636c-6f64-0000-000000000002,lazy_itable_init=0,lazy_journal_init=0,nodiscard \
+	-E hash_seed=6f746f68-636c-6f64-0000-000000000002,root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard \
 	-F "$stage/guest/data/ext4.img"
 gzip -9 -n "$stage/guest/data/ext4.img"
 echo "root:x:0:0:root:/tmp:/bin/sh" >"$stage/etc/passwd"
@@ -43,9 +47,7 @@ for c in "$ROOT"/guest/src/*.c; do
 		gcc -static -O2 -Wall -Wextra -Werror -o "$stage/guest/bin/$(basename "$c" .c)" "$c"
 done
 
-(cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
-	gzip -1 >"$out.tmp" || fail "cpio of $stage failed" "$log"
-mv "$out.tmp" "$out"
+cpio_image "$stage" "$out" "$log"
 msg "guest image: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1))"
 
 # stress-ng and the shared libraries it needs, as a separate archive that
@@ -60,6 +62,4 @@ for lib in $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*'); do
 	mkdir -p "$estage$(dirname "$lib")"
 	cp -L "$lib" "$estage$lib"
 done
-(cd "$estage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
-	gzip -1 >"$extra.tmp" || fail "cpio of $estage failed" "$log"
-mv "$extra.tmp" "$extra"
+cpio_image "$estage" "$extra" "$log"

@@ -18,7 +18,9 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold debug single nopcp layout"
+FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout"
+# the flavours built with configs/kunit.config: the only ones with test code
+TEST_FLAVOURS="hotcold debug"
 # bench-only flavours: a patch under bench/alternatives/ on top of ALT_BASE
 # (the series branch or the baseline), built from build/NAME-src
 ALT_FLAVOURS="single nopcp layout"
@@ -72,6 +74,28 @@ valid_flavour() {
 check_flavour() {
 	valid_flavour "$1" ||
 		fail "unknown kernel flavour '$1' -- use one of: $FLAVOURS"
+}
+
+# flavour_fragments FLAVOUR: the config fragments a flavour is built with
+flavour_fragments() {
+	local frags="$ROOT/configs/base.config"
+
+	case " $TEST_FLAVOURS " in
+	*" $1 "*) frags="$frags $ROOT/configs/kunit.config" ;;
+	esac
+	[ "$1" = debug ] && frags="$frags $ROOT/configs/debug.config"
+	echo "$frags"
+}
+
+# check_no_test_code FLAVOUR: fail unless the built kernel of FLAVOUR has
+# no KUnit in it (its .config): a measured kernel must carry no test code
+check_no_test_code() {
+	local config
+	config=$(kernel_dir "$1")/.config
+	[ -f "$config" ] || fail "no .config for the $1 kernel ($config) -- build it first"
+	if grep -q '^CONFIG_KUNIT=y' "$config"; then
+		fail "the $1 kernel carries KUnit (CONFIG_KUNIT=y in ${config#"$ROOT"/}) -- a measured kernel must be built without configs/kunit.config"
+	fi
 }
 
 kernel_dir() {
@@ -147,4 +171,166 @@ deb_src_lists() {
 		}' "$f"
 	done >"$dir/sources.list.d/system.sources"
 	echo $(($(grep -c . "$dir/sources.list") + $(grep -c '^Types: ' "$dir/sources.list.d/system.sources")))
+}
+
+# Reproducible guest images: scripts/initramfs.sh, scripts/programs.sh and
+# scripts/disk.sh make the same bytes from the same inputs, so that two
+# runs of one kernel and seed boot the same machine.  Every file they hold
+# gets this time (2026-01-01 00:00:00 UTC), and owner root.
+IMAGE_EPOCH=1767225600
+
+# image_times DIR: DIR and everything under it (symlinks themselves) get
+# IMAGE_EPOCH as access and modification time.  Call it after the last
+# change under DIR: a change sets its directory's time again.
+image_times() {
+	find "$1" -exec touch -h -d "@$IMAGE_EPOCH" {} + ||
+		fail "cannot set the times of the files under $1"
+}
+
+# cpio_image DIR OUT LOG: DIR's files as OUT, a gzipped newc archive (an
+# initramfs), the same bytes whenever DIR holds the same names, contents,
+# modes and links: names in bytewise order, owner root, IMAGE_EPOCH times,
+# inode numbers counted from the archive's start, no device numbers, no
+# name or time in the gzip header.  OUT is replaced only by a whole archive.
+cpio_image() {
+	local dir=$1 out=$2 log=$3
+
+	image_times "$dir"
+	(cd "$dir" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --reproducible --owner 0:0 2>>"$log") |
+		gzip -1 -n >"$out.tmp" || fail "cpio of $dir failed" "$log"
+	mv "$out.tmp" "$out" || fail "cannot write $out"
+}
+
+# ext4_image DIR OUT SIZE LABEL UUID HASH_SEED LOG: DIR's files as OUT, a
+# new ext4 file system of SIZE (as mke2fs takes it, e.g. 640M), the same
+# bytes whenever DIR holds the same names, contents, modes and links: the
+# UUID and directory hash seed given, IMAGE_EPOCH as the file system's
+# time and as every file's, owner root, each directory's entries added in
+# bytewise order.  DIR's names must hold no space, quote or backslash.
+ext4_image() {
+	local dir=$1 out=$2 size=$3 label=$4 uuid=$5 seed=$6 log=$7 cmds=$2.debugfs
+
+	image_times "$dir"
+	rm -f "$out"
+	# (LC_ALL=C: mke2fs -d adds a directory's entries in the locale's order)
+	run_logged "$log" "check free disk space in $(dirname "$out")" \
+		env LC_ALL=C E2FSPROGS_FAKE_TIME="$IMAGE_EPOCH" mke2fs -q -t ext4 -L "$label" \
+		-U "$uuid" -E "hash_seed=$seed,root_owner=0:0" -d "$dir" -F "$out" "$size"
+	# mke2fs -d copies each file's owner and times, and its change time is
+	# when it was staged (touch cannot set that): set them in the image
+	(cd "$dir" && find . -mindepth 1 | LC_ALL=C sort) | while IFS= read -r f; do
+		case $f in
+		*[\"\\[:space:]]*) fail "cannot name '$f' to debugfs (a space, quote or backslash) -- rename it" ;;
+		esac
+		f=${f#.}
+		for t in atime mtime ctime; do
+			echo "sif $f $t @$IMAGE_EPOCH"
+		done
+		echo "sif $f uid 0"
+		echo "sif $f gid 0"
+	done >"$cmds" || exit 1
+	# (debugfs exits 0 when a command fails: its errors are on stderr,
+	# after its version line)
+	E2FSPROGS_FAKE_TIME=$IMAGE_EPOCH debugfs -w -f "$cmds" "$out" >>"$log" 2>"$cmds.err" ||
+		fail "debugfs -w $out failed" "$cmds.err"
+	if grep -v '^debugfs [0-9]' "$cmds.err" | grep -q .; then
+		cat "$cmds.err" >>"$log"
+		fail "debugfs could not set every file's times and owner in $out -- see the errors above" "$log"
+	fi
+	rm -f "$cmds" "$cmds.err"
+}
+
+# Settings: the environment variables a script takes (make bench's ROUNDS,
+# QUICK, ...), each checked before the script builds, boots or writes
+# anything, so that a bad value fails at once with one line naming the
+# setting, its value and the values it takes ("ROUNDS=abc: expected a
+# whole number from 1 to 20").  The caller gives an unset or empty setting
+# its default first (NAME=${NAME:-DEFAULT}), then checks it:
+#   setting_int NAME MIN MAX    a whole number (digits, no leading zero)
+#                               from MIN to MAX
+#   setting_bool NAME           0 or 1
+#   setting_choice NAME WORD... one of the WORDs
+#   setting_words NAME WORD...  one or more of the WORDs, each once
+setting_int() {
+	local v=${!1-} min=$2 max=$3
+
+	# (no more digits than MAX: test's integers are 64-bit)
+	case $v in
+	'' | *[!0-9]* | 0?*) ;;
+	*) [ ${#v} -le ${#max} ] && [ "$v" -ge "$min" ] && [ "$v" -le "$max" ] && return 0 ;;
+	esac
+	fail "$1=$v: expected a whole number from $min to $max"
+}
+
+setting_bool() {
+	setting_choice "$1" 0 1
+}
+
+setting_choice() {
+	local name=$1 v=${!1-} w
+
+	shift
+	for w in "$@"; do
+		[ "$v" = "$w" ] && return 0
+	done
+	fail "$name=$v: expected $(or_list "$@")"
+}
+
+setting_words() {
+	local name=$1 v=${!1-} w seen=' ' bad=0
+	local -a words=()
+
+	shift
+	# (words between spaces, as the callers' case " $NAME " patterns see
+	# them; read, not $v unquoted: no word is a glob pattern)
+	IFS=' ' read -r -d '' -a words < <(printf '%s' "$v") || true
+	for w in "${words[@]}"; do
+		case " $* " in *" $w "*) ;; *) bad=1 ;; esac
+		case $seen in *" $w "*) bad=1 ;; esac
+		seen="$seen$w "
+	done
+	[ "$bad" = 0 ] && [ ${#words[@]} -gt 0 ] && return 0
+	fail "$name=$v: expected one or more of: $* (each once)"
+}
+
+# or_list WORD...: the words for a message, "a", "a or b", "a, b or c"
+or_list() {
+	local out=$1
+
+	shift
+	while [ $# -gt 1 ]; do
+		out="$out, $1"
+		shift
+	done
+	[ $# = 0 ] || out="$out or $1"
+	echo "$out"
+}
+
+# Seeded rounds (scripts/bench.sh's deterministic modes; docs/bench.md,
+# "Rounds, histories and the A/A checks"): round R of every configuration
+# boots with QEMU's -seed, the Rth of BENCH_SEEDS, and the kernel command
+# line page_alloc.shuffle=1 (CONFIG_SHUFFLE_PAGE_ALLOCATOR, every kernel:
+# the buddy free lists shuffled at boot from the kernel's RNG, which
+# RDRAND seeds, and RDRAND's values are a function of -seed).  So each
+# round samples another boot state, and a boot of one kernel, command
+# line and seed repeats exactly (vanilla-repeat).  One seed per round up
+# to DET_ROUNDS's upper bound, 20; drawn once (python3's
+# random.Random(31).randrange(10**8, 10**9), 20 times) and fixed here, so
+# that round R boots with the same seed in every run; decimal, no leading
+# zero (QEMU reads 010 as octal).  bench.sh's det.csv stamp hashes this
+# list: rows of other seeds are never compared with these.
+BENCH_SEEDS="113183664 604205743 220687353 920313923 521805906 251242153 834293676
+146458888 248918250 220735357 674679666 348895886 863978401 913458742 249885380
+258270849 895272471 135557643 810996034 165087333"
+
+# bench_seed R: round R's seed; status 1 (nothing printed) for a round
+# without one
+bench_seed() {
+	local -a seeds
+	# (read, not $BENCH_SEEDS unquoted: the words only, no glob)
+	IFS=$' \t\n' read -r -d '' -a seeds <<<"$BENCH_SEEDS" || true
+	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
+	[ ${#1} -le 3 ] && [ "$1" -le ${#seeds[@]} ] || return 1
+	echo "${seeds[$1 - 1]}"
 }

@@ -59,8 +59,6 @@ for t in $TESTS; do
 		fail "$t is not a static binary -- see $log" "$log"
 	cp "$obj/mm/$t" "$stage/guest/mmtests/"
 done
-(cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
-	gzip -1 >"$out.tmp" || fail "cpio of $stage failed" "$log"
-mv "$out.tmp" "$out"
+cpio_image "$stage" "$out" "$log"
 echo "$want" >"$stamp"
 msg "mm selftests: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1))"

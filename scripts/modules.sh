@@ -27,6 +27,5 @@ for f in "$@"; do
 			fail "no $ko in the $f kernel's build -- configs/base.config must build it as a module"
 		cp "$(kernel_dir "$f")/$ko" "$stage/guest/modules/"
 	done
-	(cd "$stage" && find . | sort | cpio -o -H newc --reproducible 2>/dev/null) |
-		gzip -1 >"$BUILD/modules-$f.cpio.gz"
+	cpio_image "$stage" "$BUILD/modules-$f.cpio.gz" "$log"
 done

@@ -23,13 +23,16 @@
 # configured Debian mirror through a private apt state under build/programs
 # (the deb and deb-src twins of this machine's apt sources), so the
 # system's package lists are neither needed nor changed.  Nothing fetched
-# is committed: it all lives in build/.
+# is committed: it all lives in build/.  The archive is reproducible
+# (lib.sh's cpio_image): the same files staged give the same bytes.
 #
 # usage: scripts/programs.sh        (re-fetches only when the list of what
 #                                    to fetch changes)
 . "$(dirname "$0")/lib.sh"
 step programs
 lock_build
+# (the modes staged are the sources', whatever the caller's umask)
+umask 022
 
 # what the guest runs: the web server and load generator (binary
 # packages) and the source package of the compile and configure workloads
@@ -199,7 +202,5 @@ run_logged "$log" "the staged toolchain cannot build a program (above)" \
 [ "$("$stage/lib64/ld-linux-x86-64.so.2" --library-path "$libs" "$dir/hello")" = 2 ] ||
 	fail "the program the staged toolchain built does not run on the stage's libraries ($dir/hello)"
 
-(cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --reproducible 2>>"$log") |
-	gzip -1 >"$out.tmp" || fail "cpio of $stage failed" "$log"
-mv "$out.tmp" "$out"
+cpio_image "$stage" "$out" "$log"
 msg "programs: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1); $(du -sh "$stage" | cut -f1) in the guest)"
