@@ -5,13 +5,19 @@
 Deterministic modes (det.csv, icount and cachesim): per workload and
 configuration, instructions and simulated L1D/L2/L3 misses per operation
 inside the measured phase, and estimated cycles per operation (a model:
-the misses priced with the latencies bench/calibrate measured on this
-host, OUTDIR/calibrate.txt), the median over the rounds (a fresh boot each,
-interleaved), its ratio to vanilla's median with the min-max of the
-per-round ratios, and two A/A checks: vanilla's first round against the
-same boot repeated (vanilla-repeat: the instruments' repeatability), and
-vanilla's largest round over its smallest (the spread the rounds' different
-histories add: the noise a comparison has to beat).
+the misses priced with the modelled part's published latencies,
+bench/prices.tsv, the same on every host; the host's own latencies,
+OUTDIR/calibrate.txt from bench/calibrate, are printed beside them as a
+cross-check and price nothing).  The rounds pair: round r of every
+configuration boots with the same history (and seed), so each
+configuration's ratio to vanilla is the geometric mean of its per-round
+ratios with a 95 % interval (Student's t on the per-round log ratios)
+and a verdict, better, worse or not resolved (n/a with one round);
+vanilla's spread over its rounds and the smallest ratio that spread lets
+the rounds resolve are printed for every metric.  Two A/A checks:
+vanilla's first round against the same boot repeated (vanilla-repeat:
+the instruments' repeatability, exact), and vanilla-layout (vanilla built
+with its layout shifted, under the same seeds: its interval must hold 1).
 
 Wall mode (results.csv, vmstat.csv): for each workload and metric the
 median and min-max of each configuration over the rounds, and each
@@ -26,16 +32,22 @@ Targets: each is checked on the data, "met" or "missed" with the rows
 that missed.  A target without data is NOT RUN, and report exits 1, when
 the run's plan (OUTDIR/plan, written by scripts/bench.sh) asked for that
 data; a target whose data the run did not ask for (QUICK's missing
-repeat boot, a configuration left out of CONFIGS) says so instead.
+repeat boot, a configuration left out of CONFIGS) says so instead.  A
+plan missing or unreadable, or a price table (bench/prices.tsv) that is
+not whole, fails report, summary and compare, and a vmstat.csv row that
+does not parse fails report (FAILED, naming the file and line;
+report.md then says only that).
 
 The modules, under bench/hcreport/: workloads (the workload table,
-bench/workloads.tsv), ingest (the run's files), stats (ratios, A/A,
-sign test), targets, render (report.md, summary, compare) and charts.
+bench/workloads.tsv), ingest (the run's files, the price table), stats
+(paired intervals and verdicts, A/A, sign test), targets, render
+(report.md, summary, compare) and charts.
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       cachesim.png and ratios.png (wall)
        report.py summary OUTDIR       the compact deterministic table (README)
-       report.py compare OUTDIR       every configuration against vanilla (cover letter)
+       report.py compare OUTDIR       every metric, every configuration against
+                                      vanilla, with 95 % intervals (cover letter)
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
@@ -62,16 +74,17 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # the names the command line and the unit tests use
-__all__ = ["ASSUMED", "BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "boot_state", "charts", "compare",
-           "cv", "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan", "noise",
-           "price", "report", "sign_test", "summary", "workloads"]
+__all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "boot_state", "charts", "compare", "cv",
+           "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan",
+           "load_prices", "paired_ratio", "price", "report", "sign_test", "summary", "t975",
+           "verdict", "workloads"]
 
 from hcreport import charts, ingest, workloads  # noqa: E402,F401
-from hcreport.ingest import (ASSUMED, BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
+from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
-                             load_det, load_plan, price)
+                             load_det, load_plan, load_prices, price)
 from hcreport.render import compare, report, summary  # noqa: E402,F401
-from hcreport.stats import cv, noise, sign_test  # noqa: E402,F401
+from hcreport.stats import cv, paired_ratio, sign_test, t975, verdict  # noqa: E402,F401
 
 
 def main():

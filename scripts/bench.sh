@@ -28,12 +28,15 @@
 # by name (default: vanilla hotcold hotcold-off single nopcp
 # vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
 # are DET_ROUNDS rounds per configuration, two boots at a time from one
-# queue (host timing does not enter them: det_mode); round r starts with
-# warm-up r in every configuration (guest/jobs/bench.sh: small counts
-# depend on the history).
-# A/A checks: vanilla's first round booted again (vanilla-repeat), the
+# queue (host timing does not enter them: det_mode); round r of every
+# configuration boots with QEMU's -seed S_r (lib.sh's BENCH_SEEDS) and
+# page_alloc.shuffle=1, so that each round samples another boot state
+# (which pages sit in which free list: small counts follow it), and
+# starts with warm-up r (guest/jobs/bench.sh).
+# A/A checks: vanilla's first round booted again (vanilla-repeat, with
+# round 1's seed and warm-up: it must count the same exactly), the
 # instrument's repeatability; vanilla's rounds against each other, the
-# spread the history adds; and vanilla-layout against vanilla: the report
+# spread the boot state adds; and vanilla-layout against vanilla: the report
 # takes the larger as the noise a comparison has to beat.  Wall mode boots
 # vanilla twice in every round (vanilla-repeat: its A/A; not for the real
 # programs) unless QUICK.
@@ -60,17 +63,58 @@
 # L1D and 512 KB L2 per vCPU and a 32 MB L3 shared by all; v1 boots
 # -cpu max and simulates v1's private 48 KB L1D and shared 2 MB L2),
 # L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
-# associative: capacity misses only).
+# associative: capacity misses only), SHUFFLE (default 1: the seeded,
+# shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
+# and no shuffle, as before issue 31), and scripts/disk.sh's BIG_MB.
+# Every setting is checked before anything is built, booted or written
+# (below, up to lock_build: the values each takes); a bad one fails the
+# run at once and changes nothing.
 . "$(dirname "$0")/lib.sh"
-lock_build
+step settings
 
+# the settings' defaults and the values they take (lib.sh's setting_*;
+# the upper bounds catch a mistyped value, not a limit of the harness)
 MODES=${MODES:-wall icount cachesim}
+setting_words MODES wall icount cachesim
+QUICK=${QUICK:-0}
+setting_bool QUICK
 ROUNDS=${ROUNDS:-3}
+setting_int ROUNDS 1 20
 SECS=${SECS:-1}
+setting_int SECS 1 30
 SCALE=${SCALE:-2}
+setting_int SCALE 1 10
+# (2 or more for vanilla's rounds to give an A/A check)
 DET_ROUNDS=${DET_ROUNDS:-3}
+setting_int DET_ROUNDS 1 20
 PROG_ROUNDS=${PROG_ROUNDS:-2}
+setting_int PROG_ROUNDS 1 20
 SWEEP_ROUNDS=${SWEEP_ROUNDS:-2}
+setting_int SWEEP_ROUNDS 1 20
+GEOMETRY=${GEOMETRY:-zen3}
+setting_choice GEOMETRY zen3 v1
+# the plugin takes a set-associative cache whose size over ways x 64-byte
+# lines is a power of two (bench/cachesim/cache.h, cache_init()); every L2
+# and L3 size here is a power of two, so the ways are one too
+# (0: fully associative)
+L2WAYS=${L2WAYS:-0}
+setting_choice L2WAYS 0 1 2 4 8 16 32 64
+L3WAYS=${L3WAYS:-0}
+setting_choice L3WAYS 0 1 2 4 8 16 32 64
+# the deterministic rounds' boot state: 1, round r boots with lib.sh's
+# seed r (RDRAND on) and page_alloc.shuffle=1 (det_boot); 0, the rounds
+# differ by their warm-up only (for comparison)
+SHUFFLE=${SHUFFLE:-1}
+setting_bool SHUFFLE
+# the scratch disk's (BIG_MB)
+"$ROOT/scripts/disk.sh" settings || exit 1
+# run-guest.sh's overrides, for build-series (the image every boot
+# boots) and experiments (-icount's options: then an instruction is no
+# longer a guest ns): every configuration would boot one kernel, or count
+# otherwise than the results say
+for v in HOTCOLD_KERNEL HOTCOLD_ICOUNT; do
+	[ -z "${!v:-}" ] || fail "$v=${!v}: run-guest.sh's override, not for make bench -- unset it"
+done
 # The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
 # the names of the workloads whose columns have those values
 # (called in $(...): its callers check its status, since fail only ends
@@ -88,20 +132,8 @@ for w in ${WORKLOADS:-}; do
 	*) fail "unknown workload '${w#-}' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
 	esac
 done
-case $SCALE in
-'' | *[!0-9]* | 0) fail "SCALE=$SCALE: expected a whole number, 1 or more" ;;
-esac
-case $SECS in
-'' | *[!0-9]* | 0) fail "SECS=$SECS: expected a whole number of seconds, 1 or more" ;;
-esac
-case $PROG_ROUNDS in
-'' | *[!0-9]* | 0) fail "PROG_ROUNDS=$PROG_ROUNDS: expected a number of rounds, 1 or more" ;;
-esac
-case $SWEEP_ROUNDS in
-'' | *[!0-9]* | 0) fail "SWEEP_ROUNDS=$SWEEP_ROUNDS: expected a number of rounds, 1 or more" ;;
-esac
 REPEAT=vanilla-repeat:vanilla:
-if [ "${QUICK:-0}" = 1 ]; then
+if [ "$QUICK" = 1 ]; then
 	# under 10 minutes: the table's quick workloads (the scenarios, the
 	# cheapest of the 2002 workloads and web; SDET, 240 million
 	# instructions even at scale 1, compile and configure, 5 G each, are
@@ -132,15 +164,12 @@ if [ -n "$DET_WORKLOADS" ]; then
 	esac
 fi
 OUT=$BUILD/bench
-mkdir -p "$OUT"
 # The simulated machine and the CPU model whose CPUID describes it to the
-# guest kernel (the exit threshold, patch 9, is its LLC slice).  L2 and
+# guest kernel (the exit threshold, patch 9, is its LLC slice), for the
+# GEOMETRY checked above.  L2 and
 # L3 are fully associative by default: set-associative, their conflict
 # misses follow where each boot places pages in physical memory (vanilla
 # against itself differed by up to 60 % with a 16-way L2, v1).
-GEOMETRY=${GEOMETRY:-zen3}
-L2WAYS=${L2WAYS:-0}
-L3WAYS=${L3WAYS:-0}
 case $GEOMETRY in
 zen3)
 	GUEST_CPU=EPYC-Milan
@@ -148,7 +177,6 @@ zen3)
 v1)
 	GUEST_CPU=max
 	SIM_ARGS="l1size=49152,l1ways=12,l2size=2097152,l2ways=$L2WAYS" ;;
-*) fail "GEOMETRY=$GEOMETRY: expected zen3 or v1" ;;
 esac
 # the configurations that boot the sweeps (the directed tests' curves,
 # bench/workloads.tsv): the curves compare where the frees land, so the
@@ -161,12 +189,13 @@ SWEEP_CONFIGS="vanilla hotcold single"
 # or layout A/A of their own
 PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
 
-# name:flavour:extra kernel command line
-ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold: hotcold-off:hotcold:percpu_pagelist_hot_cold=0
+# name:flavour:extra kernel command line (hotcold-bench: the series built
+# without its KUnit suite, as every kernel measured here: no test code)
+ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold-bench: hotcold-off:hotcold-bench:percpu_pagelist_hot_cold=0
 single:single: nopcp:nopcp: vanilla-layout:layout:"
 if [ -z "${CONFIGS:-}" ]; then
 	CONFIGS="vanilla hotcold hotcold-off single nopcp vanilla-layout"
-	[ "${QUICK:-0}" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
+	[ "$QUICK" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
 fi
 want_configs=$CONFIGS
 CONFIGS=
@@ -193,16 +222,6 @@ case " $MODES " in
 *) boot_configs=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done) ;;
 esac
 BENCH_FLAVOURS=$(for c in $boot_configs; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
-case $DET_ROUNDS in
-'' | *[!0-9]* | 0) fail "DET_ROUNDS=$DET_ROUNDS: expected a number of rounds, 1 or more (2 or more for an A/A check)" ;;
-esac
-
-for m in $MODES; do
-	case $m in
-	wall | icount | cachesim) ;;
-	*) fail "unknown mode '$m' in MODES -- modes are: wall icount cachesim" ;;
-	esac
-done
 
 # which workloads each boot runs: wall_lists, det_workloads
 # shellcheck source=worklists.sh
@@ -210,6 +229,16 @@ done
 # the deterministic boots' queue
 # shellcheck source=jobqueue.sh
 . "$ROOT/scripts/jobqueue.sh"
+wall_lists || fail "bench/workloads.tsv: see above"
+case " $MODES " in *" wall "*)
+	[ -n "$WALL_MAIN$WALL_PROG" ] ||
+		fail "WORKLOADS=$WORKLOADS: only workloads of the deterministic modes (the sweeps), and MODES asks for wall -- add MODES=\"icount cachesim\" or a workload wall mode runs" ;;
+esac
+
+# every setting checked: from here on the run builds, boots and writes
+step setup
+lock_build
+mkdir -p "$OUT"
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
@@ -217,14 +246,16 @@ step deps
 "$ROOT/scripts/tree.sh" sync || exit 1
 for f in $BENCH_FLAVOURS; do
 	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
+	check_no_test_code "$f"
+	# the deterministic rounds' page_alloc.shuffle=1: a kernel without it
+	# ignores the parameter (the guest job fails on that too; this fails
+	# before any boot)
+	[ "$SHUFFLE" = 0 ] || case " $MODES " in *" icount "* | *" cachesim "*)
+		grep -q '^CONFIG_SHUFFLE_PAGE_ALLOCATOR=y' "$(kernel_dir "$f")/.config" ||
+			fail "the $f kernel has no CONFIG_SHUFFLE_PAGE_ALLOCATOR=y (${BUILD#"$ROOT"/}/kernel-$f/.config), which SHUFFLE=1's rounds need -- configs/base.config sets it: rebuild, or SHUFFLE=0" ;;
+	esac
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
-# the real programs' archive, if a boot of the run needs it
-wall_lists || fail "bench/workloads.tsv: see above"
-case " $MODES " in *" wall "*)
-	[ -n "$WALL_MAIN$WALL_PROG" ] ||
-		fail "WORKLOADS=$WORKLOADS: only workloads of the deterministic modes (the sweeps), and MODES asks for wall -- add MODES=\"icount cachesim\" or a workload wall mode runs" ;;
-esac
 # The A/A boots (vanilla-repeat, vanilla-layout) run the workloads of the
 # mem, disk and 2cpu boots and wall mode's main boot: with none of those
 # asked for (only the programs or the sweeps), there is no A/A to boot
@@ -242,6 +273,7 @@ if [ -z "$aa_work" ] && { [ -n "$REPEAT" ] || case " $CONFIGS " in *" vanilla-la
 	CONFIGS=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done | tr '\n' ' ')
 	want_configs=$(for c in $want_configs; do [ "$c" = vanilla-layout ] || echo "$c"; done | tr '\n' ' ')
 fi
+# the real programs' archive, if a boot of the run needs it
 det_prog=
 case " $MODES " in
 *" icount "* | *" cachesim "*) det_prog=$(det_workloads prog) || fail "bench/workloads.tsv: see above" ;;
@@ -267,7 +299,7 @@ case " $MODES " in
 	gcc -O2 -Wall -Wextra -Werror -o "$OUT/calibrate" "$ROOT/bench/calibrate/calibrate.c" ||
 		fail "bench/calibrate/calibrate.c does not build"
 	quick=
-	[ "${QUICK:-0}" = 1 ] && quick=--quick
+	[ "$QUICK" = 1 ] && quick=--quick
 	"$OUT/calibrate" $quick >"$OUT/calibrate.txt" ||
 		fail "bench/calibrate failed (output: $OUT/calibrate.txt)"
 	msg "$(tr '\n' ';' <"$OUT/calibrate.txt" | sed 's/calibrate //g')"
@@ -275,11 +307,17 @@ case " $MODES " in
 esac
 
 T0=$(now)
-# every det.csv row names the patches, the workload table (the amounts)
-# and the scale it measured
+# every det.csv row names the patches, the workload table (the amounts),
+# the scale it measured and its rounds' boot states (seeds=: the hash of
+# lib.sh's seed list, or off for SHUFFLE=0)
 # (bench/report.py never compares rows of two stamps)
+if [ "$SHUFFLE" = 1 ]; then
+	seeds=$(printf '%s' "$BENCH_SEEDS page_alloc.shuffle=1" | sha1sum | cut -c1-12)
+else
+	seeds=off
+fi
 BENCH_STAMP="patches=$(cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch \
-	"$ROOT"/bench/workloads.tsv | sha1sum | cut -c1-12) scale=$SCALE"
+	"$ROOT"/bench/workloads.tsv | sha1sum | cut -c1-12) scale=$SCALE seeds=$seeds"
 export BENCH_STAMP
 # What this run asks for: bench/report.py judges a target with no data as
 # NOT RUN (and fails) only if the run asked for its data
@@ -288,6 +326,10 @@ export BENCH_STAMP
 	echo "configs=$(printf '%s' "$want_configs" | tr -s ' \n' '  ')"
 	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
 	echo "det_rounds=$DET_ROUNDS"
+	# the deterministic rounds' QEMU seeds, round 1's first (empty with
+	# SHUFFLE=0: every round -seed 1 without RDRAND, no shuffle)
+	echo "shuffle=$SHUFFLE"
+	echo "det_seeds=$([ "$SHUFFLE" = 0 ] || for r in $(seq 1 "$DET_ROUNDS"); do bench_seed "$r"; done | tr '\n' ' ' | sed 's/ $//')"
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
 	echo "sweep_configs=$SWEEP_CONFIGS"
 	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
@@ -296,7 +338,7 @@ export BENCH_STAMP
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
 	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS; do
+		L2WAYS L3WAYS SHUFFLE BIG_MB; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
@@ -427,19 +469,32 @@ call_addrs() {
 	echo "${out#+}"
 }
 
+# det_seed R: round R's QEMU seed with SHUFFLE=1 (lib.sh's BENCH_SEEDS:
+# the same in every configuration and mode, so vanilla-repeat and the
+# icount check, round 1, boot as vanilla's round 1 did), nothing with
+# SHUFFLE=0
+det_seed() {
+	[ "$SHUFFLE" = 1 ] || return 0
+	bench_seed "$1" || fail "round $1 has no seed in scripts/lib.sh's BENCH_SEEDS -- add one (DET_ROUNDS goes to 20)"
+}
+
 det_boot() {
-	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed calls
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed calls seed
 	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
 	calls=$(call_addrs "$f") || return 1
+	seed=$(det_seed "$r") || return 1
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
 	[ "$part" = prog ] && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
+	# (the round's seed and the shuffle apart from the configuration's
+	# append, which boot_state checks the booted allocator against)
 	# shellcheck disable=SC2086 # $disk: options
 	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
 		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$tag.phases" \
+		${seed:+--seed "$seed" --append page_alloc.shuffle=1} \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
 		failed=$(failed_workloads "$LOGS/$f-bench-$tag.out")
 		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"
@@ -474,8 +529,9 @@ det_jobs() {
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
 		done
-		# vanilla once more with round 1's history: the instrument's
-		# repeatability (the rounds' spread adds the history's effect)
+		# vanilla once more with round 1's seed and history: the
+		# instrument's repeatability (the rounds' spread adds the boot
+		# state's effect)
 		[ "$r" != 1 ] || [ -z "$REPEAT" ] || runs="$runs $REPEAT/1"
 	done
 	for run in $runs; do
@@ -496,10 +552,11 @@ prog_first() {
 
 # det_job MODE CONFIG ROUND PART: one boot (scripts/jobqueue.sh's command)
 det_job() {
-	local mode=$1 c=$2 r=$3 part=$4 wl
+	local mode=$1 c=$2 r=$3 part=$4 wl seed
 	wl=$(det_workloads "$part") || return 1
+	seed=$(det_seed "$r") || return 1
 	# shellcheck disable=SC2031 # queue_run sets it in the job's subshell, this one
-	msg "$mode boot $QUEUE_JOB: ${c%%:*}, round $r, $part boot"
+	msg "$mode boot $QUEUE_JOB: ${c%%:*}, round $r${seed:+ (seed $seed)}, $part boot"
 	# shellcheck disable=SC2086 # a list of workloads
 	det_boot "$mode" "$c" "$r" "$([ "$part" = 2cpu ] && echo 2 || echo 1)" "$part" $wl
 }
@@ -528,7 +585,7 @@ det_mode() {
 			echo "$check vanilla:vanilla: 1 $p"
 		done
 	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
 	queue_run 2 "$jobs" det_job ||
 		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"

@@ -12,7 +12,13 @@
 #                     and as little run-to-run variation as the guest allows:
 #                     no RDRAND/RDSEED (the kernel's RNG seeds from them), no
 #                     address-space randomisation (norandmaps nokaslr), a
-#                     fixed RTC start and boot-loader seed (-rtc, -seed)
+#                     fixed RTC start and -seed 1 (-rtc, -seed)
+#   --seed N          QEMU's -seed N (N a decimal, no leading zero: QEMU
+#                     reads 010 as octal) instead of --icount's 1, and the
+#                     guest keeps RDRAND, whose values -seed makes a
+#                     function of N: the guest kernel's RNG (and, booted
+#                     with page_alloc.shuffle=1, the order of its free
+#                     lists) then differs with N and repeats with it
 #   --cpu MODEL       QEMU CPU model (default max); its CPUID decides the
 #                     cache sizes the guest kernel sees
 #   --plugin SO,ARGS  load a TCG plugin (repeatable: each is loaded; what
@@ -25,6 +31,9 @@
 #   --interactive     serial console on this terminal, no timeout
 #   --no-disk         no scratch disk
 #   --quiet           print nothing on success
+#   --dry-run         print the QEMU command line, an argument a line, and
+#                     exit without booting (scripts/tests: the kernel and
+#                     images must exist; nothing is written)
 #
 # The console log is kept in build/logs/.  The run fails, printing one line
 # naming the problem and the log's last 40 lines, if the guest times out,
@@ -35,10 +44,10 @@
 step boot
 
 mem=512 smp=2 timeout=300 append='' tag='' icount='' plugin='' allow='' expect_panic=''
-interactive='' disk=1 quiet='' extra_initrd='' cpu=max plugins=()
+interactive='' disk=1 quiet='' extra_initrd='' cpu=max plugins=() seed='' dry_run=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--mem | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd | --cpu)
+	--mem | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd | --cpu | --seed)
 		[ $# -ge 2 ] || fail "option $1 needs a value -- see the usage at the top of scripts/run-guest.sh" ;;
 	esac
 	case $1 in
@@ -50,12 +59,20 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1 ;;
 	--plugin) plugins+=("$2"); plugin=1; shift ;;
 	--cpu) cpu=$2; shift ;;
+	--seed)
+		# (at most 18 digits: QEMU takes a 64-bit number)
+		case $2 in
+		'' | *[!0-9]* | 0?*) fail "--seed $2: expected a decimal number without a leading zero" ;;
+		esac
+		[ ${#2} -le 18 ] || fail "--seed $2: expected at most 18 digits"
+		seed=$2; shift ;;
 	--allow) allow="${allow:+$allow|}$2"; shift ;;
 	--extra-initrd) extra_initrd="$extra_initrd $2"; shift ;;
 	--expect-panic) expect_panic=1 ;;
 	--interactive) interactive=1 ;;
 	--no-disk) disk= ;;
 	--quiet) quiet=1 ;;
+	--dry-run) dry_run=1 ;;
 	-*) fail "unknown option '$1' -- see the usage at the top of scripts/run-guest.sh" ;;
 	*) break ;;
 	esac
@@ -99,39 +116,52 @@ if [ -n "${initrd_cat:-}$extra_initrd" ]; then
 		[ -f "$x" ] || fail "no $x -- run scripts/initramfs.sh"
 	done
 	# shellcheck disable=SC2086 # lists of files
-	cat "$initrd" ${initrd_cat:-} $extra_initrd >"$BUILD/initrd-$flavour$tag.cpio.gz"
+	[ -n "$dry_run" ] || cat "$initrd" ${initrd_cat:-} $extra_initrd >"$BUILD/initrd-$flavour$tag.cpio.gz"
 	initrd=$BUILD/initrd-$flavour$tag.cpio.gz
 fi
 accel=tcg
 # the cachesim plugin has no locking: one TCG thread (as -icount has anyway)
 [ -n "$plugin" ] && accel=tcg,thread=single
-[ -n "$icount" ] && cpu=$cpu,-rdrand,-rdseed
+# (under --icount, RDRAND stays on only with --seed, below; RDSEED is off)
+if [ -n "$icount" ] && [ -n "$seed" ]; then
+	cpu=$cpu,-rdseed
+elif [ -n "$icount" ]; then
+	cpu=$cpu,-rdrand,-rdseed
+fi
 qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
 [ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")
 # Under -icount the guest's clocks count instructions; the RTC's start and
-# the boot loader's random seed (setup_data) are the host's inputs left: fix
-# them too, and two boots of one kernel without disk I/O run the same
+# the random numbers the guest gets from QEMU are the host's inputs left:
+# fix them too, and two boots of one kernel without disk I/O run the same
 # instructions (virtio-blk completions still land at host-timed points).
+# -seed makes QEMU's random numbers for the guest a pseudo-random sequence
+# from the seed: RDRAND's values.  (QEMU 7.1 and 7.2.0 also gave the kernel
+# a seed in setup_data; the QEMU installed here, Debian's 7.2 from
+# 7.2+dfsg-5, has that reverted, as 8.0 has: with RDRAND off, -seed
+# reaches nothing in the guest.)
 # shellcheck disable=SC2054 # QEMU's option values have commas
 [ -n "$icount" ] && qemu+=(-icount "${HOTCOLD_ICOUNT:-shift=0,sleep=off,align=off}"
-	-rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
+	-rtc base=2026-01-01T00:00:00,clock=vm -seed "${seed:-1}")
+[ -z "$icount" ] && [ -n "$seed" ] && qemu+=(-seed "$seed")
 for p in "${plugins[@]}"; do
 	qemu+=(-plugin "$p")
 done
 [ -n "$plugin" ] && qemu+=(-d plugin -D "$LOGS/$flavour-$job$tag.plugin")
 
 if [ -n "$interactive" ]; then
+	[ -z "$dry_run" ] || { printf '%s\n' "${qemu[@]}" -serial mon:stdio; exit 0; }
 	exec "${qemu[@]}" -serial mon:stdio
 fi
 
 # ttyS0: the kernel console; ttyS1: the job's output (guest/init).
 jobout=${log%.log}.out
+qemu+=(-serial stdio -serial "file:$jobout")
+[ -z "$dry_run" ] || { printf '%s\n' "${qemu[@]}"; exit 0; }
 rm -f "$jobout"
 t0=$(now)
-timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio -serial "file:$jobout" \
-	</dev/null >"$log" 2>&1
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$log" 2>&1
 qrc=$?
 secs=$(($(now) - t0))
 # the per-run image (guest image + modules + extras) is not kept

@@ -63,12 +63,13 @@ DET_PANELS = {
 
 
 def det_chart(outdir, mode, table, configs, levels=3):
-    """OUTDIR/MODE.png: per workload, each configuration's median ratio to
-    vanilla with the min-max of its per-round ratios, and the noise band
-    (vanilla's A/A: the larger of 0.5 %, its rounds and the layout build)
-    drawn around 1.  No clipping.  0, 1 if gnuplot failed, or None when
-    there is nothing to compare (no chart, and no stale one left)."""
-    from .stats import noise, rel, rel_spread
+    """OUTDIR/MODE.png: per workload, each configuration's paired ratio to
+    vanilla (the geometric mean of its per-round ratios) with its 95 %
+    interval as the bar, and the targets' margin drawn around 1 (0.5 %, or
+    the layout A/A where its own interval excludes 1).  No clipping.  0,
+    1 if gnuplot failed, or None when there is nothing to compare (no
+    chart, and no stale one left)."""
+    from .stats import margin, paired_ratio
     # the configurations this mode has rows of (det.csv joins each
     # mode's latest results: MODES=icount after a full run keeps the
     # cachesim rows of configurations this icount run did not boot)
@@ -86,18 +87,20 @@ def det_chart(outdir, mode, table, configs, levels=3):
         dat = os.path.join(outdir, "%s-%s.dat" % (mode, key))
         with open(dat, "w") as f:
             f.write("# workload " + " ".join("%s %s_lo %s_hi" % (c, c, c) for c in others) +
-                    " aa_lo aa_hi\n")
+                    " margin_lo margin_hi\n")
             for wl, per in rows:
                 cells = [wl]
                 for c in others:
-                    r, sp = rel(per, c, key), rel_spread(per, c, key)
-                    if r is None:
+                    iv = paired_ratio(per, c, key)
+                    if iv is None or iv.ratio is None:
                         cells += ["NaN"] * 3
+                    elif iv.lo is None:
+                        # one round: the point, no bar
+                        cells += ["%.5f" % iv.ratio] * 3
                     else:
-                        sp = sp or (r, r)
-                        cells += ["%.5f" % x for x in (r, sp[0], sp[1])]
-                n = noise(per, key)
-                cells += ["%.5f" % (1 - n), "%.5f" % (1 + n)]
+                        cells += ["%.5f" % x for x in (iv.ratio, iv.lo, iv.hi)]
+                m = margin(per, key)
+                cells += ["%.5f" % (1 / (1 + m)), "%.5f" % (1 + m)]
                 f.write(" ".join(cells) + "\n")
         cols = ", ".join(
             "'%s' using %d:%d:%d%s title '%s/%s'" % (dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i,
@@ -105,9 +108,9 @@ def det_chart(outdir, mode, table, configs, levels=3):
             for i, c in enumerate(others))
         n = 2 + 3 * len(others)
         cols += (", '%s' using 0:(1):%d:%d with yerrorbars lc rgb 'gray40' lw 4 pt 0 "
-                 "title 'noise: vanilla A/A (rounds, layout; at least 0.5 %%)'" % (dat, n, n + 1))
-        plots.append("set title '%s: %s, ratio to vanilla (median; bars: per-round min-max)'\n"
-                     "plot %s" % (mode, title, cols))
+                 "title 'margin: 0.5 %%, or the layout A/A where resolved'" % (dat, n, n + 1))
+        plots.append("set title '%s: %s, ratio to vanilla (geometric mean of the paired "
+                     "rounds; bars: 95 %% interval)'\nplot %s" % (mode, title, cols))
     nrow = (len(plots) + 1) // 2 if len(plots) > 1 else 1
     ncol = 2 if len(plots) > 1 else 1
     script = """set terminal png size %d,%d noenhanced

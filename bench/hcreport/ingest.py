@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Ingest: the files of a make bench run (OUTDIR, build/bench): the plan,
-results.csv and vmstat.csv (wall), calibrate.txt, and det.csv, whose rows
-det_rows() makes from one boot's guest output and plugin phases."""
+results.csv and vmstat.csv (wall), calibrate.txt (the host's latencies, a
+cross-check), and det.csv, whose rows det_rows() makes from one boot's
+guest output and plugin phases and load_det() prices with
+bench/prices.tsv (load_prices())."""
 import csv
+import math
 import os
 import statistics
 import sys
@@ -27,19 +30,51 @@ def read_lines(path):
     with open(path) as f:
         return f.read().splitlines(True)
 
+
+class InputError(Exception):
+    """A file of the run that is missing or does not parse as what
+    scripts/bench.sh writes (the plan, vmstat.csv): the report fails,
+    naming the file (and the line), rather than judge less than the run
+    asked for."""
+
+
+def read_input(path, what):
+    """read_lines(path), or InputError naming the file"""
+    try:
+        return read_lines(path)
+    except FileNotFoundError:
+        raise InputError("%s: no %s" % (path, what)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError("%s: cannot read the %s: %s" % (path, what, e)) from None
+
+
 def load_plan(outdir):
-    """What the run asked for (scripts/bench.sh writes OUTDIR/plan):
-    {"modes": [...], "configs": [...], "repeat": bool, "workloads": [...]
-    (empty: all), "sweep_configs": [...], ...}, or None for a run without a plan (every target is then
-    judged on the data present)."""
+    """What the run asked for (scripts/bench.sh writes OUTDIR/plan before
+    its first boot): {"modes": [...], "configs": [...], "repeat": bool,
+    "workloads": [...] (empty: all), "sweep_configs": [...], ...}.  A plan
+    missing, unreadable, with a line that is not KEY=VALUE or without its
+    modes and configurations raises InputError: without it no target the
+    run asked for could be told NOT RUN."""
     path = os.path.join(outdir, "plan")
-    if not os.path.exists(path):
-        return None
-    kv = dict(line.rstrip("\n").partition("=")[::2] for line in read_lines(path) if "=" in line)
-    return {"modes": kv.get("modes", "").split(), "configs": kv.get("configs", "").split(),
+    lines = read_input(path, "plan (scripts/bench.sh writes it before its first boot: "
+                             "what the run asked for, which the targets are judged by)")
+    kv = {}
+    for n, line in enumerate(lines, 1):
+        line = line.rstrip("\n")
+        k, eq, v = line.partition("=")
+        if line and not (eq and k):
+            raise InputError("%s:%d: not KEY=VALUE: %r" % (path, n, line))
+        if line:
+            kv[k] = v
+    for k in ("modes", "configs"):
+        if not kv.get(k, "").split():
+            raise InputError("%s: no %s -- not a plan scripts/bench.sh wrote whole" % (path, k))
+    if not kv.get("det_rounds", "0").isdigit():
+        raise InputError("%s: det_rounds=%s: not a number of rounds" % (path, kv["det_rounds"]))
+    return {"modes": kv["modes"].split(), "configs": kv["configs"].split(),
             "geometry": (kv.get("geometry", "").split() or [None])[0],
             "repeat": kv.get("repeat", "0") == "1",
-            "det_rounds": int(kv["det_rounds"]) if kv.get("det_rounds", "").isdigit() else None,
+            "det_rounds": int(kv["det_rounds"]) if "det_rounds" in kv else None,
             "workloads": kv.get("workloads", "").split(),
             # the configurations that boot the sweeps (scripts/bench.sh's
             # SWEEP_CONFIGS; a plan from before it: these)
@@ -59,16 +94,36 @@ def load(path):
             configs.append(row["config"])
     return data, configs
 
+VM_FIELDS = ["workload", "config", "round", "counter", "delta"]
+
+
 def load_vm(path):
+    """vmstat.csv (wall mode: scripts/bench.sh writes a row per counter
+    of the guest's hotcold-vmstat lines): {workload: {config: {counter:
+    [delta of each round]}}}, empty without the file.  A row that does not
+    parse raises InputError naming the file and line: left out, it would
+    move a median or make a workload look as if it made no hot/cold
+    decision."""
     vm = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     if not os.path.exists(path):
         return vm
-    for row in csv.DictReader(read_lines(path)):
-        try:
-            v = float(row["delta"])
-        except ValueError:
+    rows = csv.reader(read_input(path, "vmstat.csv"))
+    for row in rows:
+        if rows.line_num == 1:
+            if row != VM_FIELDS:
+                raise InputError("%s:1: header %s, expected %s" % (path, ",".join(row),
+                                                                   ",".join(VM_FIELDS)))
             continue
-        vm[row["workload"]][row["config"]][row["counter"]].append(v)
+        try:
+            wl, config, rnd, counter, delta = row
+            int(rnd)
+            v = float(delta)
+            if not (wl and config and counter and math.isfinite(v)):
+                raise ValueError
+        except ValueError:
+            raise InputError("%s:%d: a row that does not parse (%s): %s" % (
+                path, rows.line_num, ",".join(VM_FIELDS), ",".join(row))) from None
+        vm[wl][config][counter].append(v)
     return vm
 
 COUNTS = ["insn_k", "insn_u", "acc_k", "l1m_k", "l2m_k", "l3m_k", "acc_u", "l1m_u",
@@ -111,20 +166,79 @@ DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate
     COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"]
 HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
 METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "mem", "cost", "cost_line", "rate")
-# Latencies in cycles when bench/calibrate did not run (assumed, for a
-# current x86 core at 3 GHz: L2 hit 14, L3 hit 50, memory 80 ns).
-ASSUMED = {"l2": 14.0, "l3": 50.0, "dram": 250.0, "line_l3": 0.0, "line_dram": 0.0,
-           "source": "assumed (bench/calibrate did not run)"}
+# the prices of the estimated cycles: the modelled part's published
+# latencies, one table for every host (bench/prices.tsv)
+PRICES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prices.tsv")
+PRICE_KEYS = ("clock", "l2", "l3", "dram", "line_l3", "line_dram")
+PRICE_UNITS = {"clock": ("GHz",)}
 # bench/calibrate's L1 figure is a dependent load's latency, which is 4
-# cycles on every Zen core (and on Intel's since Skylake): the clock the
-# nanoseconds are converted with
+# cycles on every Zen core (and on Intel's since Skylake): the host's
+# clock, for the cross-check's cycles
 L1_CYCLES = 4.0
 
 
+def load_prices(path=None):
+    """bench/prices.tsv: {"l2", "l3", "dram", "line_l3", "line_dram": cycles,
+    "ghz": the clock, "rows": [(key, value, unit, source)], "refs": [(tag,
+    text)], "path"}.  InputError, naming the line, for a table that is not
+    whole: a price missing, unknown or twice, a value that is not a
+    positive number, a unit the price cannot have, a source tag no ref
+    line names."""
+    path = path or PRICES
+    rows, refs, seen = [], [], set()
+    for n, line in enumerate(read_input(path, "price table (the cycle estimate's latencies)"), 1):
+        line = line.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        where = "%s:%d" % (path, n)
+        if len(f) != 4:
+            raise InputError("%s: %d tab-separated fields, expected 4 (key, value, unit, source)"
+                             % (where, len(f)))
+        key, value, unit, source = f
+        if key == "ref":
+            if not value or not source or value in dict(refs):
+                raise InputError("%s: a ref line needs a tag of its own and a text" % where)
+            refs.append((value, source))
+            continue
+        if key not in PRICE_KEYS:
+            raise InputError("%s: unknown price %r, expected one of %s" % (
+                where, key, ", ".join(PRICE_KEYS)))
+        if key in seen:
+            raise InputError("%s: %s priced twice" % (where, key))
+        try:
+            v = float(value)
+            if not (math.isfinite(v) and v > 0):
+                raise ValueError
+        except ValueError:
+            raise InputError("%s: %s=%r is not a positive number" % (where, key, value)) from None
+        if unit not in PRICE_UNITS.get(key, ("cycles", "ns")):
+            raise InputError("%s: %s in %r, expected %s" % (
+                where, key, unit, " or ".join(PRICE_UNITS.get(key, ("cycles", "ns")))))
+        if not source.strip():
+            raise InputError("%s: %s has no source" % (where, key))
+        seen.add(key)
+        rows.append((key, v, unit, source))
+    missing = [k for k in PRICE_KEYS if k not in seen]
+    if missing:
+        raise InputError("%s: no price for %s" % (path, ", ".join(missing)))
+    tags = dict(refs)
+    for key, _, _, source in rows:
+        for tag in [x.split("]")[0] for x in source.split("[")[1:]]:
+            if tag not in tags:
+                raise InputError("%s: %s cites [%s], which no ref line names" % (path, key, tag))
+    ghz = next(v for k, v, _, _ in rows if k == "clock")
+    out = {k: v * ghz if u == "ns" else v for k, v, u, _ in rows if k != "clock"}
+    out.update(ghz=ghz, rows=rows, refs=refs, path=path)
+    return out
+
+
 def load_calibration(outdir):
-    """Latencies in cycles from OUTDIR/calibrate.txt (bench/calibrate), with
-    the string stores' extra cost per line when the page is in L3 or in
-    DRAM (a 4 KB memset() less a warm one, over 64 lines), or None."""
+    """The host's latencies from OUTDIR/calibrate.txt (bench/calibrate):
+    a cross-check printed beside the prices, never a price.  In ns, with
+    the host's clock (its L1 latency taken as L1_CYCLES) and the string
+    stores' extra cost per line when the page is in L3 or in DRAM (a 4 KB
+    memset() less a warm one, over 64 lines); None without the file."""
     path = os.path.join(outdir, "calibrate.txt")
     if not os.path.exists(path):
         return None
@@ -143,19 +257,21 @@ def load_calibration(outdir):
                 "line_l3": max(0.0, pw["l3"] - pw["warm"]) / 64 * ghz,
                 "line_dram": max(0.0, pw["dram"] - pw["warm"]) / 64 * ghz,
                 "ghz": ghz, "ns": {k: float(kv["load_ns." + k]) for k in ("l1", "l2", "l3", "dram")},
-                "page_write_ns": pw, "source": "measured on this host (bench/calibrate)"}
+                "page_write_ns": pw}
     except (KeyError, ValueError, ZeroDivisionError):
         print("report.py: %s: not bench/calibrate's output" % path, file=sys.stderr)
         return None
 
 
-def price(m, lat):
+def price(m, prices):
     """Estimated cycles per op, a model: one instruction per cycle, plus
     each miss at the latency of the level that served it, as a dependent
-    load.  cost prices every miss so (a rep string store's too: a read for
-    ownership); cost_line prices a string store's misses below L1 by the
-    measured cost of writing a whole page that is in L3 or in DRAM
-    (full-line stores that need no read).  The truth is between them."""
+    load (PRICES: load_prices()).  cost prices every miss so (a rep string
+    store's too: a read for ownership); cost_line prices a string store's
+    misses below L1 by the time a whole line takes to move into L3 or to
+    DRAM (full-line stores that need no read).  The truth is between
+    them."""
+    lat = prices
     three = m["levels"] == 3
     l2hit = m["l1m"] - m["l2m"]
     l3hit = m["l2m"] - m["l3m"] if three else 0.0
@@ -361,20 +477,20 @@ def icount_rows(cachesim_csv, check_csv=None):
     return 0
 
 
-def load_det(path, lat=None, geometry=None):
+def load_det(path, prices=None, geometry=None):
     """{mode: {workload: {config: per-op metrics}}}, configs in order.
 
     Each configuration's metrics are the medians over its rounds; the
-    per-round values are kept under "rounds" ({round: metrics}).  lat:
-    the latencies to price misses with (load_calibration()), else
-    ASSUMED.  Rows of one mode from two cache models, or from another
+    per-round values are kept under "rounds" ({round: metrics}).  prices:
+    what the misses cost (load_prices(); by default bench/prices.tsv's,
+    the same on every host).  Rows of one mode from two cache models, or from another
     model than geometry (the plan's), are never mixed: those rows are left
     out, with a message, and det["_mixed"] lists the modes."""
     rounds = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     det = defaultdict(lambda: defaultdict(dict))
     configs = []
     mixed = {}
-    lat = lat or ASSUMED
+    prices = prices or load_prices()
     if not os.path.exists(path):
         return det, configs, mixed
     stale = set()
@@ -442,7 +558,7 @@ def load_det(path, lat=None, geometry=None):
             m[k] = c[k] / ops
         # the last level's misses: the accesses that went to memory
         m["mem"] = m["l3m"] if three else m["l2m"]
-        m["cost"], m["cost_line"] = price(m, lat)
+        m["cost"], m["cost_line"] = price(m, prices)
         rounds[row["mode"]][row["workload"]][row["config"]][int(row["round"])] = m
         if row["config"] not in configs and row["config"] not in AA_CONFIGS:
             configs.append(row["config"])
@@ -462,26 +578,50 @@ def load_det(path, lat=None, geometry=None):
     return det, configs, mixed
 
 
-def load_all(outdir, plan=None):
-    """det.csv of OUTDIR priced with its calibration, for the plan's
-    machine: (det, configs, mixed, latencies or None)."""
-    lat = load_calibration(outdir)
-    det, configs, mixed = load_det(os.path.join(outdir, "det.csv"), lat,
-                                   plan.get("geometry") if plan else None)
-    return det, configs, mixed, lat
+def load_all(outdir, plan):
+    """det.csv of OUTDIR priced with bench/prices.tsv, for the plan's
+    machine: (det, configs, mixed, prices, the host's calibration or None:
+    a cross-check only).  InputError if the price table is not whole."""
+    prices = load_prices()
+    det, configs, mixed = load_det(os.path.join(outdir, "det.csv"), prices, plan["geometry"])
+    return det, configs, mixed, prices, load_calibration(outdir)
 
 
-def latency_text(lat):
-    if lat is None or "ghz" not in lat:
-        return ("latencies assumed, not measured (bench/calibrate did not run): L2 "
-                "%.0f, L3 %.0f, memory %.0f cycles" % (ASSUMED["l2"], ASSUMED["l3"],
-                                                       ASSUMED["dram"]))
-    n, pw = lat["ns"], lat["page_write_ns"]
-    return ("latencies measured on this host (bench/calibrate; a dependent load's "
-            "L1 latency taken as %d cycles, so %.2f GHz): L2 %.1f ns (%.0f cycles), "
-            "L3 %.1f ns (%.0f), memory %.1f ns (%.0f); a 4 KB page written with "
-            "memset() %.0f ns warm, %.0f ns in L3, %.0f ns in DRAM, so %.1f and %.1f "
-            "extra cycles per line" % (
-                L1_CYCLES, lat["ghz"], n["l2"], lat["l2"], n["l3"], lat["l3"], n["dram"],
-                lat["dram"], pw["warm"], pw["l3"], pw["dram"], lat["line_l3"],
-                lat["line_dram"]))
+def shown_path(path):
+    """a path in the repository as bench/..., any other as it is"""
+    root = os.path.dirname(os.path.dirname(PRICES))
+    return os.path.relpath(path, root) if path.startswith(root + os.sep) else path
+
+
+def prices_text(prices):
+    """the prices, named, with their sources"""
+    p = prices
+    return ("%s, the modelled part's published latencies, the same on every host (an AMD "
+            "Zen 3 core at %.2g GHz): L2 %.0f, L3 %.0f, memory %.0f "
+            "cycles; a rep string store's line written without a read %.3g cycles into L3, "
+            "%.3g to DRAM.  Sources: %s" % (
+                shown_path(p["path"]),
+                p["ghz"], p["l2"], p["l3"], p["dram"], p["line_l3"], p["line_dram"],
+                "; ".join("[%s] %s" % r for r in p["refs"])))
+
+
+def latency_text(cal, prices=None):
+    """the host's calibration, a cross-check: never the price"""
+    if cal is None:
+        return "no host calibration (no calibrate.txt)"
+    n, pw = cal["ns"], cal["page_write_ns"]
+    text = ("the host's own latencies (bench/calibrate, a cross-check, never the price; a "
+            "dependent load's L1 latency taken as %d cycles, so %.2f GHz): L2 %.1f ns, L3 "
+            "%.1f ns, memory %.1f ns; a 4 KB page written with memset() %.0f ns warm, %.0f "
+            "ns in L3, %.0f ns in DRAM" % (
+                L1_CYCLES, cal["ghz"], n["l2"], n["l3"], n["dram"], pw["warm"], pw["l3"],
+                pw["dram"]))
+    if prices is not None:
+        g = prices["ghz"]
+        text += ("; at the model's %.2g GHz the host's figures would price L2 %.0f, L3 %.0f, "
+                 "memory %.0f cycles, lines %.1f and %.1f (the table: %.0f, %.0f, %.0f, %.3g, "
+                 "%.3g)" % (g, n["l2"] * g, n["l3"] * g, n["dram"] * g,
+                            cal["line_l3"] / cal["ghz"] * g, cal["line_dram"] / cal["ghz"] * g,
+                            prices["l2"], prices["l3"], prices["dram"], prices["line_l3"],
+                            prices["line_dram"]))
+    return text

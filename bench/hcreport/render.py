@@ -7,9 +7,10 @@ import statistics
 import sys
 
 from . import charts, sweeps, workloads
-from .ingest import (BASE, HC_EVENTS, REPEAT, latency_text, load, load_all, load_plan,
-                     load_vm)
-from .stats import aa, aa_layout, aa_repeat, cv, noise, ratio, rel, rel_spread, sign_test
+from .ingest import (BASE, HC_EVENTS, LAYOUT, REPEAT, InputError, latency_text, load,
+                     load_all, load_plan, load_vm, prices_text)
+from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
+                    sign_test, spread)
 from .targets import asked, det_targets, selected, significance, wall_targets
 
 def fmt(x):
@@ -25,14 +26,36 @@ def rfmt(r):
     return "-" if r is None else "%.4f" % r
 
 
-def sfmt(per, c, key):
-    """median ratio [min-max of the per-round ratios]"""
-    r, sp = rel(per, c, key), rel_spread(per, c, key)
-    if r is None:
+def sfmt(per, c, key, higher_is_better=False):
+    """c's paired ratio to vanilla: geometric mean [95 % interval] verdict"""
+    return ifmt(paired_ratio(per, c, key), higher_is_better)
+
+
+def pfmt(per, c, key):
+    """c's ratio to vanilla, the point alone (the paired geometric mean)"""
+    return rfmt(point(per, c, key))
+
+
+def spfmt(per, key):
+    """vanilla's spread over its rounds: geometric standard deviation
+    (rounds), or its one round"""
+    sp = spread(per, key)
+    if sp is None:
         return "-"
-    if sp is None or sp[0] == sp[1]:
-        return "%.4f" % r
-    return "%.4f [%.3f-%.3f]" % (r, sp[0], sp[1])
+    if sp[0] is None:
+        return "n/a (%d round%s)" % (sp[1], "" if sp[1] == 1 else "s, a 0")
+    return "%.1f %% (%d)" % (100 * sp[0], sp[1])
+
+
+def resfmt(per, key):
+    """the smallest ratio vanilla's spread lets its rounds resolve"""
+    sp = spread(per, key)
+    if sp is None:
+        return "-"
+    if sp[1] < 2:
+        return "n/a (1 round)"
+    x = resolvable(sp[0], sp[1])
+    return "n/a (a round with 0)" if x is None else "+-%.1f %%" % (100 * x)
 
 
 def wall_summary(outdir):
@@ -52,9 +75,10 @@ def wall_summary(outdir):
 
 
 def same_binary(per):
-    """hotcold against hotcold-off: one kernel, only the decisions differ"""
-    a, b = per.get("hotcold", {}).get("mem"), per.get("hotcold-off", {}).get("mem")
-    return "%.3f" % (a / b) if a is not None and b else "-"
+    """hotcold against hotcold-off: one kernel, only the decisions differ
+    (the geometric mean of the paired rounds)"""
+    r = point(per, "hotcold", "mem", base="hotcold-off")
+    return "-" if r is None else "%.3f" % r
 
 
 def undecided(per):
@@ -74,11 +98,9 @@ def base_rows(table):
             yield wl + (" (%s)" % ", ".join(tags) if tags else ""), per, per[BASE]
 
 
-def wall_section(outdir):
+def wall_section(outdir, plan, vm):
     res = os.path.join(outdir, "results.csv")
-    vmcsv = os.path.join(outdir, "vmstat.csv")
     data, configs = load(res)
-    vm = load_vm(vmcsv)
     others = [c for c in configs if c != BASE]
     tested = [c for c in others if c != REPEAT]
     rounds = max((len(v) for per in data.values() for v in per.values()), default=0)
@@ -159,7 +181,7 @@ def wall_section(outdir):
         lines += ["", "vanilla has no pcp_* counters (they come with the series); "
                   "its allocation count is pgalloc."]
 
-    tl, not_run = wall_targets(data, vm, load_plan(outdir))
+    tl, not_run = wall_targets(data, vm, plan)
     lines += [""] + tl
     lines += ["", "![wall-clock ratios to vanilla (noise-bound)](ratios.png)", ""]
     return lines, plot, others, not_run
@@ -196,12 +218,35 @@ def split_table(table, configs, three):
     return lines + [""]
 
 
-def det_section(det, configs, wall=None, lat=None):
+def rounds_text():
+    """how the ratios pair, what their intervals and verdicts say, and what
+    a few rounds can resolve"""
+    return (
+        "Rounds: round r of every configuration boots with the same seed and warm-up "
+        "(scripts/bench.sh), and the report pairs the rounds by that number: each "
+        "configuration's ratio to vanilla is the geometric mean of its per-round "
+        "ratios, with a 95 %% interval (Student's t on the per-round log ratios, n - 1 "
+        "degrees of freedom) and a verdict: `better` or `worse` where the interval lies "
+        "wholly on one side of 1 (every figure here is a cost, lower is better, except "
+        "`rate`), `not resolved` where it holds 1, and `n/a` with one round (or a round "
+        "with 0 on one side).  The interval holds whether or not two kernels' round r "
+        "share a boot state (each kernel also mixes its version and command line into "
+        "its random numbers): the per-round ratios are independent either way.  "
+        "Vanilla's spread: the geometric standard deviation of its rounds (how many in "
+        "brackets).  A configuration that varies as much as vanilla, independently of "
+        "it, is resolved only beyond +-(exp(t x sqrt(2) x s / sqrt(n)) - 1): at a 2 %% "
+        "spread, +-%.1f %% with 3 rounds, +-%.1f %% with 5." % (
+            100 * resolvable(0.02, 3), 100 * resolvable(0.02, 5)))
+
+
+def det_section(det, configs, wall=None, prices=None, cal=None):
     wall = wall or {}
     lines = []
     others = [c for c in configs if c != BASE]
-    nrounds = max((len(p.get(BASE, {}).get("rounds", {})) for t in det.values()
-                   for p in t.values()), default=0)
+    nrounds = sorted({len(p.get(BASE, {}).get("rounds", {})) for t in det.values()
+                      for p in t.values()} - {0})
+    rounds = "-".join(str(n) for n in (nrounds[:1] + nrounds[-1:] if len(nrounds) > 1
+                                       else nrounds)) or "no"
     if "icount" in det:
         lines += [
             "## icount: instructions per operation", "",
@@ -211,14 +256,10 @@ def det_section(det, configs, wall=None, lat=None):
             "other); the vCPU column says whose instructions (0: the "
             "foreground's; all: every vCPU's).  `rate` is the workload's own "
             "metric over guest time, i.e. work per 10^9 guest instructions.  "
-            "%d rounds, interleaved, a fresh boot each, round r starting "
-            "with warm-up r in every configuration (the state earlier work "
-            "leaves sets small miss counts; guest/jobs/bench.sh); values are medians, "
-            "ratios are medians with [min-max of the per-round ratios].  "
+            "%s rounds, a fresh boot each; values are vanilla's medians.  " % rounds +
+            rounds_text() + "  "
             "A/A repeat: vanilla's first round booted twice (one kernel, one "
             "history), larger over smaller: the instrument's repeatability.  "
-            "A/A rounds: vanilla's largest round over its smallest, the "
-            "spread the histories add: the noise a difference has to beat.  "
             "`(disk)`: the workload needed the virtio disk, whose completions "
             "land at host-timed points, so its boots are not repeatable; the "
             "others boot without one (the streaming readers read a null_blk "
@@ -228,11 +269,11 @@ def det_section(det, configs, wall=None, lat=None):
             "once per iteration (4096 for one clear_page() by rep stosb): "
             "`rep` is those iterations per op, and `insn, rep once` counts "
             "each such instruction once, the figure the overhead target "
-            "judges.  A/A layout: vanilla against vanilla built with its code "
-            "and data shifted (bench/alternatives/layout.patch), larger over "
-            "smaller: the noise of comparing two binaries." % nrounds, "",
+            "judges.  A/A layout: vanilla-layout (vanilla built with its code "
+            "and data shifted, bench/alternatives/layout.patch) against vanilla, "
+            "paired likewise: the noise of comparing two binaries.", "",
             "| workload | vCPU | ops | vanilla insn/op | vanilla rep/op | vanilla insn, rep once | "
-            "A/A repeat | A/A rounds | A/A layout | " +
+            "A/A repeat | vanilla spread | A/A layout | " +
             " | ".join("%s/vanilla, rep once" % c for c in others) + " | vanilla rate | " +
             " | ".join("%s rate/vanilla" % c for c in others) + " |",
             "|---|---|---|---|---|---|---|---|---|" + "---|" * (2 * len(others) + 1),
@@ -240,12 +281,12 @@ def det_section(det, configs, wall=None, lat=None):
         for name, per, b in base_rows(det["icount"]):
             lines.append("| %s | %s | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s |" % (
                 name, b["cpu"], b["ops"], b["insn"], b["rep"], b["insn1"],
-                rfmt(aa_repeat(per, "insn1")), rfmt(aa(per, "insn1")),
-                rfmt(aa_layout(per, "insn1")),
-                " | ".join("%s, %s" % (sfmt(per, c, "insn"), sfmt(per, c, "insn1"))
+                rfmt(aa_repeat(per, "insn1")), spfmt(per, "insn1"),
+                sfmt(per, LAYOUT, "insn1"),
+                " | ".join("%s, %s" % (pfmt(per, c, "insn"), sfmt(per, c, "insn1"))
                            for c in others),
                 fmt(b["rate"]) if b["rate"] else "-",
-                " | ".join(rfmt(rel(per, c, "rate")) for c in others)))
+                " | ".join(pfmt(per, c, "rate") for c in others)))
         lines.append("")
     if "cachesim" in det:
         any_row = next(iter(next(iter(det["cachesim"].values())).values()))
@@ -260,19 +301,23 @@ def det_section(det, configs, wall=None, lat=None):
             "read these caches from CPUID: %s.  `memory`: the accesses that "
             "missed the last level.  hotcold/hotcold-off compares one kernel "
             "binary with itself: only the allocator's decisions differ, not "
-            "the code or the kernel's physical layout." % (
+            "the code or the kernel's physical layout.  Values are vanilla's "
+            "medians; `memory` ratios with their 95 %% interval and verdict, the "
+            "others the geometric mean alone (every metric's interval: the "
+            "table of every metric below)." % (
                 any_row["geometry"], any_row["caches"] or "not reported"), "",
             "Estimated cycles per op (`cycles`), a model, not a measurement: "
             "one instruction per cycle plus each miss at the latency of the "
-            "level that served it, as a dependent load; %s.  `cycles, line "
-            "stores`: the same, but the misses below L1 of rep string stores "
-            "(clear_page(), copy_page()) priced as the measured extra cost of "
-            "writing a whole 4 KB page that is in L3 or in DRAM, per line: "
-            "such stores need no read on hardware.  The truth lies between "
-            "the two." % latency_text(lat), "",
+            "level that served it, as a dependent load (`RFO`: a rep string "
+            "store's miss too, a read for ownership); `cycles, line stores`: the "
+            "misses below L1 of rep string stores (clear_page(), copy_page()) "
+            "priced as the time a whole line takes to move into L3 or to DRAM: "
+            "such stores need no read on hardware.  The truth lies between the "
+            "two.  Prices: %s." % (prices_text(prices) if prices else "none"), "",
+            "Cross-check: %s." % latency_text(cal, prices), "",
             "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | " +
             ("vanilla L3 miss/op | " if three else "") +
-            "vanilla cycles/op | A/A repeat L1D, memory | A/A rounds L1D, memory | "
+            "vanilla cycles/op | A/A repeat L1D, memory | vanilla spread L1D, memory | "
             "A/A layout L1D, memory | " +
             " | ".join("%s/vanilla L1D, memory, cycles, cycles line stores" % c
                        for c in others) +
@@ -285,11 +330,11 @@ def det_section(det, configs, wall=None, lat=None):
                 name, b["cpu"], b["l1m"], b["l2m"],
                 "%.1f | " % b["l3m"] if three else "", b["cost"],
                 rfmt(aa_repeat(per, "l1m")), rfmt(aa_repeat(per, "mem")),
-                rfmt(aa(per, "l1m")), rfmt(aa(per, "mem")),
-                rfmt(aa_layout(per, "l1m")), rfmt(aa_layout(per, "mem")),
+                spfmt(per, "l1m"), spfmt(per, "mem"),
+                sfmt(per, LAYOUT, "l1m"), sfmt(per, LAYOUT, "mem"),
                 " | ".join("%s, %s, %s, %s" % (
-                    rfmt(rel(per, c, "l1m")), sfmt(per, c, "mem"), rfmt(rel(per, c, "cost")),
-                    rfmt(rel(per, c, "cost_line"))) for c in others),
+                    pfmt(per, c, "l1m"), sfmt(per, c, "mem"), pfmt(per, c, "cost"),
+                    pfmt(per, c, "cost_line")) for c in others),
                 same_binary(per), wall.get(name.split()[0], "-")))
         lines.append("")
         lines += split_table(det["cachesim"], configs, three)
@@ -335,14 +380,17 @@ NOPCP = "nopcp"
 
 
 def seed_steps(per, key):
-    """nopcp -> vanilla, vanilla -> hotcold, nopcp -> hotcold: ratios of
-    the medians of KEY (per operation; below 1 is less)"""
-    def med(c):
-        return per.get(c, {}).get(key)
+    """nopcp -> vanilla, vanilla -> hotcold, nopcp -> hotcold: the later
+    kernel's paired ratio to the earlier one's on KEY (per operation, a
+    cost: below 1 is less, and better), 95 % interval and verdict"""
+    return [ifmt(paired_ratio(per, b, key, base=a), digits=3)
+            for a, b in ((NOPCP, BASE), (BASE, "hotcold"), (NOPCP, "hotcold"))]
 
-    def r(a, b):
-        return "%.3f" % (med(b) / med(a)) if med(a) and med(b) is not None else "-"
-    return [r(NOPCP, BASE), r(BASE, "hotcold"), r(NOPCP, "hotcold")]
+
+def seed_rounds(*pers):
+    """the rounds the row's deterministic figures rest on: vanilla's"""
+    ns = sorted({len(p.get(BASE, {}).get("rounds", {})) for p in pers if p.get(BASE)} - {0})
+    return "-" if not ns else "-".join(str(n) for n in sorted({ns[0], ns[-1]}))
 
 
 def wall_undecided(vm, wl):
@@ -379,10 +427,13 @@ def seed_section(det, wall_data, vm=None):
     lines = ["## The seed's table, re-measured", "",
              "The 2002 patch's published gains were measured against a kernel "
              "with no per-CPU lists; 6.12's vanilla already has LIFO per-CPU "
-             "lists.  Per operation, ratio of medians: `nopcp` (bench-only: "
-             "no per-CPU lists, every page through zone->lock, as in "
-             "2.5.44) to vanilla, vanilla to hotcold, and nopcp to hotcold "
-             "(below 1: less).  Instructions count each rep string "
+             "lists.  Per operation, the later kernel's ratio to the earlier "
+             "one's: `nopcp` (bench-only: no per-CPU lists, every page through "
+             "zone->lock, as in 2.5.44) to vanilla, vanilla to hotcold, and nopcp "
+             "to hotcold; the geometric mean of the per-round ratios (rounds "
+             "paired: the same seed), its 95 % interval and verdict (below 1 is "
+             "less, and better; `not resolved`: the interval holds 1; `rounds`: "
+             "how many the row rests on).  Instructions count each rep string "
              "instruction once; memory accesses and cycles are simulated (the "
              "cache model; cycles a model, RFO pricing).  Wall: each "
              "configuration's median rate (higher is better) over the rounds "
@@ -391,11 +442,11 @@ def seed_section(det, wall_data, vm=None):
              "one, so the kernel's cache slice (the exit threshold) differs "
              "between them, and with it which exits free cold.  `-`: not measured in this run "
              "(a configuration or workload left out).", "",
-             "| 2002 benchmark | workload | published | insn: nopcp>vanilla | "
+             "| 2002 benchmark | workload | published | rounds | insn: nopcp>vanilla | "
              "vanilla>hotcold | nopcp>hotcold | mem: nopcp>vanilla | vanilla>hotcold | "
              "nopcp>hotcold | cycles: nopcp>vanilla | vanilla>hotcold | nopcp>hotcold | "
              "wall rate nopcp | vanilla | hotcold |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for bench, gain, wl in SEED:
         # instructions from the icount rows, else the cachesim rows (the
         # same counts)
@@ -409,8 +460,8 @@ def seed_section(det, wall_data, vm=None):
             v = sorted(rates.get(c, {}).values())
             walls.append("%s [%s-%s]" % (fmt(statistics.median(v)), fmt(v[0]), fmt(v[-1]))
                          if v else "-")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-            bench, name, gain, " | ".join(seed_steps(ic, "insn1")),
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            bench, name, gain, seed_rounds(ic, cs), " | ".join(seed_steps(ic, "insn1")),
             " | ".join(seed_steps(cs, "mem")), " | ".join(seed_steps(cs, "cost")),
             " | ".join(walls)))
     return lines + [""]
@@ -490,13 +541,18 @@ def workload_table():
 
 
 def summary(outdir):
-    """The compact table of README.md: per workload, instructions (icount,
-    each rep string instruction once), simulated memory accesses (last-
-    level misses) and estimated cycles (cachesim, a model, under both
-    store pricings) per op, every configuration's ratio to vanilla, with
-    the noise (the larger of 0.5 %, vanilla's rounds and its layout
-    build).  1, with the reason, when det.csv has no cachesim rows."""
-    det, configs, _, _ = load_all(outdir, load_plan(outdir))
+    """The compact table of README.md: per workload, the rounds it rests
+    on, instructions (icount, each rep string instruction once), simulated
+    memory accesses (last-level misses) and estimated cycles (cachesim, a
+    model priced with bench/prices.tsv, under both store pricings) per op,
+    vanilla's value and spread, and every configuration's paired ratio to
+    vanilla with its 95 % interval and verdict.  1, with the reason, when
+    det.csv has no cachesim rows or a file does not parse."""
+    try:
+        plan = load_plan(outdir)
+        det, configs, _, _, _ = load_all(outdir, plan)
+    except InputError as e:
+        return refused(e)
     ic, cs = det.get("icount", {}), det.get("cachesim", {})
     if not any(per.get(BASE) for per in cs.values()):
         print("report.py: summary: no cachesim rows of vanilla in %s -- NOT RUN"
@@ -504,53 +560,74 @@ def summary(outdir):
         return 1
     others = [c for c in configs if c != BASE]
     cyc = [c for c in others if c != "hotcold-off"]
-    head = (["workload", "vanilla insn/op", "hotcold insn", "vanilla memory accesses/op",
-             "noise"] + ["%s memory" % c for c in others] + ["vanilla cycles/op"] +
-            ["%s cycles (RFO, line)" % c for c in cyc])
+    head = (["workload", "rounds", "vanilla insn/op", "hotcold insn",
+             "vanilla memory accesses/op", "vanilla spread", "resolvable"] +
+            ["%s memory" % c for c in others] + ["vanilla cycles/op"] +
+            ["%s cycles (%s)" % (c, p) for c in cyc for p in ("RFO", "line")])
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for name, c, b in base_rows(cs):
         wl = name.split()[0]
         i = ic.get(wl, {})
         insn = i.get(BASE, {}).get("insn1")
-        cells = ([name, "-" if insn is None else "%.0f" % insn, rfmt(rel(i, "hotcold", "insn1")),
-                  "%.1f" % b["mem"], "%.3f" % noise(c, "mem")] +
+        cells = ([name, str(len(b.get("rounds", {}))),
+                  "-" if insn is None else "%.0f" % insn, sfmt(i, "hotcold", "insn1"),
+                  "%.1f" % b["mem"], spfmt(c, "mem"), resfmt(c, "mem")] +
                  [sfmt(c, x, "mem") for x in others] + ["%.0f" % b["cost"]] +
-                 ["%s, %s" % (rfmt(rel(c, x, "cost")), rfmt(rel(c, x, "cost_line")))
-                  for x in cyc])
+                 [sfmt(c, x, k) for x in cyc for k in ("cost", "cost_line")])
         print("| " + " | ".join(cells) + " |")
     return 0
 
 
+# every metric of the deterministic modes: (mode, key, label, higher is better)
+DET_METRICS = (("icount", "insn1", "instructions/op, rep once", False),
+               ("icount", "insn", "instructions/op", False),
+               ("icount", "rate", "rate (work per 10^9 instructions)", True),
+               ("cachesim", "l1m", "simulated L1D misses/op", False),
+               ("cachesim", "l2m", "simulated L2 misses/op", False),
+               ("cachesim", "l3m", "simulated L3 misses/op", False),
+               ("cachesim", "cost", "estimated cycles/op (model; RFO)", False),
+               ("cachesim", "cost_line", "estimated cycles/op (model; line stores)", False))
+
+
 def compare_lines(det, configs):
-    """Every configuration against vanilla, per workload: instructions
-    (icount), simulated L1D and L2 misses (cachesim) per op, medians
-    [min-max of the per-round ratios]; vanilla's own rounds (A/A) are the
-    noise.  The table of the cover letter's first screen."""
+    """Every metric of every workload against vanilla: the rounds it rests
+    on, vanilla's median and its spread over the rounds, the smallest
+    ratio that spread lets the rounds resolve, and each configuration's
+    paired ratio with its 95 % interval and verdict (vanilla-layout's: the
+    layout A/A).  The table of the cover letter's first screen."""
     ic, cs = det.get("icount", {}), det.get("cachesim", {})
-    others = [c for c in configs if c != BASE]
     if not ic and not cs:
         return []
-    head = "| workload | metric | vanilla | A/A rounds | " + " | ".join(others) + " |"
-    lines = [head, "|---|---|---|---|" + "---|" * len(others)]
+    others = [c for c in configs if c != BASE]
+    if any(LAYOUT in per for t in (ic, cs) for per in t.values()):
+        others.append(LAYOUT)
+    head = ("| workload | metric | rounds | vanilla | vanilla spread | resolvable | " +
+            " | ".join("%s/vanilla%s" % (c, " (A/A)" if c == LAYOUT else "") for c in others) +
+            " |")
+    lines = [head, "|---|---|---|---|---|---|" + "---|" * len(others)]
     for wl in list(dict.fromkeys(list(ic) + list(cs))):
-        for mode, key, label in (("cachesim", "cost", "estimated cycles/op (model; stores read for ownership)"),
-                                 ("cachesim", "cost_line", "estimated cycles/op (model; full-line string stores)"),
-                                 ("cachesim", "mem", "simulated memory accesses/op"),
-                                 ("cachesim", "l1m", "simulated L1D misses/op"),
-                                 ("icount", "insn", "instructions/op")):
+        for mode, key, label, higher in DET_METRICS:
             per = det.get(mode, {}).get(wl)
             if not per or BASE not in per:
                 continue
+            if key == "l3m" and per[BASE].get("levels") != 3:
+                continue
             b = per[BASE][key]
-            lines.append("| %s | %s | %s | %s | %s |" % (
-                wl, label, "%.1f" % b if b < 1000 else "%.0f" % b, rfmt(aa(per, key)),
-                " | ".join(sfmt(per, c, key) for c in others)))
+            if key == "rate" and not b:
+                continue
+            lines.append("| %s | %s | %d | %s | %s | %s | %s |" % (
+                wl, label, len(per[BASE].get("rounds", {})), fmt(b), spfmt(per, key),
+                resfmt(per, key), " | ".join(sfmt(per, c, key, higher) for c in others)))
     return lines
 
 
 def compare(outdir):
-    det, configs, _, _ = load_all(outdir, load_plan(outdir))
+    try:
+        plan = load_plan(outdir)
+        det, configs, _, _, _ = load_all(outdir, plan)
+    except InputError as e:
+        return refused(e)
     lines = compare_lines(det, configs)
     if not lines:
         print("report.py: compare: no icount or cachesim rows in %s -- NOT RUN"
@@ -560,19 +637,33 @@ def compare(outdir):
     return 0
 
 
+def refused(e):
+    """a file of the run missing or not parsing (InputError): say so, 1"""
+    print("report.py: FAILED: %s" % e, file=sys.stderr)
+    return 1
+
+
 def report(outdir):
     """Writes OUTDIR/report.md; 1 if a target the run asked for had no
-    data (NOT RUN) or the chart failed."""
+    data (NOT RUN) or the chart failed, or if the plan or vmstat.csv is
+    missing or does not parse (InputError: then report.md says only that,
+    and no chart is drawn)."""
+    try:
+        plan = load_plan(outdir)
+        vm = load_vm(os.path.join(outdir, "vmstat.csv"))
+        det, dconfigs, _, prices, cal = load_all(outdir, plan)
+    except InputError as e:
+        # (an earlier run's report.md must not pass for this run's)
+        with open(os.path.join(outdir, "report.md"), "w") as f:
+            f.write("# make bench: no report\n\nFAILED: %s\n" % e)
+        return refused(e)
     lines = [INTRO] + workload_table()
-    plan = load_plan(outdir)
-    if plan is not None:
-        lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
-                                                  plan["commit"] or "unknown",
-                                                  plan["command"] or "make bench"), ""]
+    lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
+                                              plan["commit"] or "unknown",
+                                              plan["command"] or "make bench"), ""]
     not_run = []
     chart_rc = 0
-    det, dconfigs, _, lat = load_all(outdir, plan)
-    if not det and plan is not None and set(plan["modes"]) & {"icount", "cachesim"}:
+    if not det and set(plan["modes"]) & {"icount", "cachesim"}:
         lines += ["## Deterministic modes: NOT RUN (no rows in det.csv)", ""]
         not_run.append("deterministic modes (%s): no rows in det.csv" %
                        " ".join(m for m in plan["modes"] if m != "wall"))
@@ -584,7 +675,7 @@ def report(outdir):
            for m, t in det.items() if not m.startswith("_")}
     det = {m: t for m, t in det.items() if t}
     if det:
-        lines += det_section(det, dconfigs, wall_summary(outdir), lat)
+        lines += det_section(det, dconfigs, wall_summary(outdir), prices, cal)
         # the deterministic charts first: one per instrument
         for mode in ("icount", "cachesim"):
             if det.get(mode):
@@ -593,15 +684,17 @@ def report(outdir):
                                        any_row.get("levels", 3))
                 if crc is not None:
                     chart_rc |= crc
-                    lines += ["![%s: every configuration over vanilla, with the noise "
-                              "band](%s.png)" % (mode, mode), ""]
-        if len(dconfigs) > 3 or any(c not in (BASE, "hotcold", "hotcold-off") for c in dconfigs):
-            lines += ["## Every configuration against vanilla", "",
-                      "Median ratio to vanilla [min-max of the per-round ratios]; "
-                      "`single` and `nopcp` are bench-only kernels "
-                      "(bench/alternatives/).", ""]
-            lines += compare_lines(det, dconfigs) + [""]
-        tl, tn = det_targets(det, plan, lat)
+                    lines += ["![%s: every configuration over vanilla, with 95 %% intervals "
+                              "and the targets' margin](%s.png)" % (mode, mode), ""]
+        every = {m: t for m, t in full_det.items() if not m.startswith("_") and t}
+        lines += ["## Every metric against vanilla: paired ratios, 95 % intervals", "",
+                  "Every workload (the sweeps too) and every metric of the deterministic "
+                  "modes.  " + rounds_text() + "  `resolvable`: that smallest ratio at "
+                  "vanilla's own spread.  `single` and `nopcp` are bench-only kernels "
+                  "(bench/alternatives/); vanilla-layout/vanilla is the layout A/A, whose "
+                  "interval should hold 1.", ""]
+        lines += compare_lines(every, dconfigs) + [""]
+        tl, tn = det_targets(det, plan, prices, cal)
         lines += tl
         not_run += tn
         lines += ["`shared CPU`: the foreground shares vCPU 0 with a streaming "
@@ -610,15 +703,15 @@ def report(outdir):
                   "in every boot of one kernel): not like for like; they are left "
                   "out of the targets (readahead_same_cpu is the controlled "
                   "case).", ""]
-    if "cachesim" in full_det or (plan is not None and "cachesim" in plan["modes"]):
+    if "cachesim" in full_det or "cachesim" in plan["modes"]:
         why = asked(plan, "cachesim", None, workloads.sweeps())
         # a curve needs vanilla and one more configuration that boots them
-        if why is None and plan is not None and not any(
+        if why is None and not any(
                 c != BASE and c in plan["configs"] for c in plan["sweep_configs"]):
             why = "not in this run (CONFIGS: the sweeps boot in %s only)" % \
                 ", ".join(plan["sweep_configs"])
         want, want_curves = (), ()
-        if why is None and plan is not None:
+        if why is None:
             want = [c for c in plan["sweep_configs"] if c in plan["configs"]]
             want_curves = list(sweeps.curves(selected(plan["workloads"], workloads.sweeps())))
         sl, src, sn = sweeps.sweep_section(sweep_det, dconfigs, outdir, why, want, want_curves)
@@ -628,14 +721,14 @@ def report(outdir):
     rc = chart_rc
     data, _ = load(os.path.join(outdir, "results.csv"))
     if det or data:
-        lines += seed_section(det or {}, data, load_vm(os.path.join(outdir, "vmstat.csv")))
+        lines += seed_section(det or {}, data, vm)
     lines += exercise_section(det)
     if data:
-        wl, plot, others, tn = wall_section(outdir)
+        wl, plot, others, tn = wall_section(outdir, plan, vm)
         lines += wl
         not_run += tn
         rc |= charts.wall_chart(outdir, plot, others)
-    elif plan is None or "wall" in plan["modes"]:
+    elif "wall" in plan["modes"]:
         lines += ["## wall: NOT RUN (no rows in results.csv)", ""]
         not_run.append("wall mode: no rows in results.csv")
     with open(os.path.join(outdir, "report.md"), "w") as f:

@@ -1,17 +1,164 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Statistics: ratios to vanilla, their per-round spread, and the A/A
-checks (rounds, repeat boot, shifted layout) that are the noise a
-difference has to beat."""
+"""Statistics: ratios to vanilla, the deterministic modes' paired 95 %
+intervals (rounds paired by round number: round r of every configuration
+boots with the same seed), their verdicts, vanilla's spread over its
+rounds, and the A/A checks (repeat boot, shifted layout)."""
+import collections
 import math
 import statistics
 
 from .ingest import BASE, LAYOUT, REPEAT
 
-# below this, a difference is within what two boots of one kernel differ
-# by in any case (the deterministic modes' floor)
+# a difference the targets do not call a regression (or a win) whatever
+# its interval: an interval of zero width (every round the same ratio)
+# resolves any difference, however small
 FLOOR = 0.005
 
+# the t distribution's 0.975 quantile for 1..30 degrees of freedom: a
+# two-sided 95 % interval of the mean of df + 1 values (checked against
+# a numerical integral of the density in bench/tests/test_report.py)
+T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+        2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+        2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423)
+Z975 = 1.959964
+
+
+def t975(df):
+    """the 0.975 quantile of Student's t with df degrees of freedom: the
+    table to 30, then its expansion around the normal quantile (within
+    1e-4 of the exact value beyond 30)"""
+    if df < 1:
+        raise ValueError("t975: %r degrees of freedom" % df)
+    if df <= len(T975):
+        return T975[df - 1]
+    z = Z975
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+# A configuration's paired ratio to a base: n rounds paired, the ratio
+# (the geometric mean of the per-round ratios), the 95 % interval [lo, hi]
+# (None when there is none) and why there is none ("1 round", "a round
+# with 0 on one side": then ratio is the ratio of the paired rounds' sums)
+Interval = collections.namedtuple("Interval", "n ratio lo hi why")
+
+
+def paired_ratio(per, c, key, base=BASE):
+    """c against base on KEY, rounds paired by their number: a t interval
+    on the per-round log ratios, back-transformed (the geometric mean
+    ratio and its 95 % interval).  None when the two share no round with
+    the value; a round where both are 0 counts as a ratio of 1."""
+    b = per.get(base, {}).get("rounds", {})
+    v = per.get(c, {}).get("rounds", {})
+    pairs = [(v[r][key], b[r][key]) for r in sorted(v) if r in b and
+             v[r].get(key) is not None and b[r].get(key) is not None]
+    if not pairs:
+        return None
+    n = len(pairs)
+    if any((x == 0) != (y == 0) or x < 0 or y < 0 for x, y in pairs):
+        sx, sy = math.fsum(x for x, _ in pairs), math.fsum(y for _, y in pairs)
+        return Interval(n, sx / sy if sy else None, None, None, "a round with 0 on one side")
+    logs = [math.log(x / y) if y else 0.0 for x, y in pairs]
+    mean = math.fsum(logs) / n
+    if n == 1:
+        return Interval(1, math.exp(mean), None, None, "1 round")
+    h = t975(n - 1) * statistics.stdev(logs) / math.sqrt(n)
+    return Interval(n, math.exp(mean), math.exp(mean - h), math.exp(mean + h), None)
+
+
+def verdict(iv, higher_is_better=False):
+    """better, worse or not resolved: whether the interval excludes 1, and
+    on which side (the deterministic metrics are costs, lower is better;
+    a rate is the other way)"""
+    if iv is None or iv.lo is None:
+        return "not resolved"
+    if iv.lo > 1:
+        return "better" if higher_is_better else "worse"
+    if iv.hi < 1:
+        return "worse" if higher_is_better else "better"
+    return "not resolved"
+
+
+def half_width(iv):
+    """the smallest effect the interval resolves, as a fraction: a ratio
+    further from 1 than this (in either direction) with the same rounds
+    would have been resolved; None without an interval"""
+    if iv is None or iv.lo is None:
+        return None
+    return math.sqrt(iv.hi / iv.lo) - 1
+
+
+def ifmt(iv, higher_is_better=False, digits=4):
+    """a cell: ratio [lo-hi] verdict; n/a (why) where there is no interval"""
+    if iv is None or iv.ratio is None:
+        return "-"
+    r = "%.*f" % (digits, iv.ratio)
+    if iv.lo is None:
+        return "%s [n/a (%s)] not resolved" % (r, iv.why)
+    d = min(digits, 3)
+    return "%s [%.*f-%.*f] %s" % (r, d, iv.lo, d, iv.hi, verdict(iv, higher_is_better))
+
+
+def point(per, c, key, base=BASE):
+    """c's ratio to base: the paired geometric mean where the rounds pair
+    (the figure the intervals are about), else the ratio of the medians"""
+    iv = paired_ratio(per, c, key, base)
+    if iv is not None and iv.ratio is not None:
+        return iv.ratio
+    b = per.get(base, {}).get(key)
+    v = per.get(c, {}).get(key)
+    return v / b if v is not None and b else None
+
+
+def spread(per, key, c=BASE):
+    """c's spread over its rounds (the seeds): (geometric standard
+    deviation as a fraction, rounds, min, max), the deviation None with
+    fewer than two rounds or a value of 0; None without rounds"""
+    vs = [m[key] for m in per.get(c, {}).get("rounds", {}).values() if m.get(key) is not None]
+    if not vs:
+        return None
+    gsd = None
+    if len(vs) > 1 and min(vs) > 0:
+        gsd = math.exp(statistics.stdev(math.log(x) for x in vs)) - 1
+    return gsd, len(vs), min(vs), max(vs)
+
+
+def resolvable(gsd, n):
+    """the smallest ratio n paired rounds resolve (as a fraction) for a
+    configuration whose rounds vary as much as vanilla's (geometric
+    standard deviation gsd) and independently of them: the half-width
+    exp(t * sqrt(2) * s / sqrt(n)) - 1.  Pairing by seed narrows it where
+    the seed moves both kernels alike.  None below two rounds."""
+    if gsd is None or n < 2:
+        return None
+    return math.exp(t975(n - 1) * math.sqrt(2) * math.log1p(gsd) / math.sqrt(n)) - 1
+
+
+def margin(per, key):
+    """the distance from 1 (a fraction) a target asks of an interval: the
+    floor, or the layout A/A's ratio where vanilla-layout's own interval
+    excludes 1 (the binary's layout moves the metric in every round, a
+    bias the rounds cannot average out)"""
+    lay = paired_ratio(per, LAYOUT, key)
+    m = FLOOR
+    if lay is not None and verdict(lay) != "not resolved":
+        m = max(m, max(lay.ratio, 1 / lay.ratio) - 1)
+    return m
+
+
+def beyond(iv, m):
+    """+1 if the interval lies above 1 + m, -1 if below 1 / (1 + m), else 0"""
+    if iv is None or iv.lo is None:
+        return 0
+    if math.log(iv.lo) > math.log1p(m):
+        return 1
+    if math.log(iv.hi) < -math.log1p(m):
+        return -1
+    return 0
+
+
 def ratio(per, c):
+    """wall mode: c's median over vanilla's, with the min and max of the
+    per-round ratios"""
     base = per.get(BASE, {})
     rs = [per[c][r] / base[r] for r in per.get(c, {}) if base.get(r)]
     if not rs or not base:
@@ -19,28 +166,6 @@ def ratio(per, c):
     med = statistics.median(per[c].values()) / statistics.median(base.values())
     return med, min(rs), max(rs)
 
-def rel(per, c, key):
-    """ratio of c's median to vanilla's"""
-    b = per.get(BASE, {}).get(key)
-    v = per.get(c, {}).get(key)
-    if v is None or not b:
-        return None
-    return v / b
-
-def rel_spread(per, c, key):
-    """(min, max) of the per-round ratios of c to vanilla, rounds paired"""
-    b = per.get(BASE, {}).get("rounds", {})
-    v = per.get(c, {}).get("rounds", {})
-    rs = [v[r][key] / b[r][key] for r in v if r in b and b[r][key]]
-    return (min(rs), max(rs)) if rs else None
-
-def aa(per, key):
-    """vanilla's largest round over its smallest: the noise the histories
-    add, None with fewer than two rounds"""
-    vs = [m[key] for m in per.get(BASE, {}).get("rounds", {}).values()]
-    if len(vs) < 2 or not min(vs):
-        return None
-    return max(vs) / min(vs)
 
 def larger_over_smaller(a, b):
     """an A/A ratio: 1.0 for equal values, None without both or with 0"""
@@ -56,18 +181,6 @@ def aa_repeat(per, key):
     two boots), larger over smaller: the instrument's repeatability"""
     return larger_over_smaller(per.get(BASE, {}).get("rounds", {}).get(1, {}).get(key),
                                per.get(REPEAT, {}).get("rounds", {}).get(1, {}).get(key))
-
-def aa_layout(per, key):
-    """vanilla built with a shifted layout against vanilla, medians,
-    larger over smaller: the noise of comparing two binaries"""
-    return larger_over_smaller(per.get(BASE, {}).get(key), per.get(LAYOUT, {}).get(key))
-
-
-def noise(per, key):
-    """the distance from 1 a ratio must exceed: the largest of the floor,
-    vanilla's rounds against each other and the layout A/A (max, not a
-    sum: each is an estimate of the same noise)"""
-    return max([FLOOR] + [x - 1 for x in (aa(per, key), aa_layout(per, key)) if x is not None])
 
 
 def cv(values):

@@ -6,15 +6,14 @@ not ask for says so instead."""
 import statistics
 
 from . import workloads
-from .ingest import BASE, LAYOUT, REPEAT, latency_text
-from .stats import (FLOOR, aa, aa_layout, aa_repeat, noise, paired, ratio, rel,
-                    rel_spread, sign_test)
+from .ingest import BASE, LAYOUT, REPEAT, latency_text, prices_text
+from .stats import (aa_repeat, beyond, margin, paired, paired_ratio, point, ratio, sign_test,
+                    spread, verdict)
 
 def asked(plan, mode=None, config=None, workloads=None):
-    """None if the plan asked for that data, else why not (for the
-    target's line): a target the run did not ask for is not NOT RUN."""
-    if plan is None:
-        return None
+    """None if the plan (ingest.load_plan's: every run has one) asked for
+    that data, else why not (for the target's line): a target the run did
+    not ask for is not NOT RUN."""
     if mode and mode not in plan["modes"]:
         return "not in this run (MODES)"
     if config and config not in plan["configs"]:
@@ -73,23 +72,87 @@ def asked_unshared(plan, mode, config):
     those that share their CPU with a reader, and the sweeps (a section
     of their own)"""
     why = asked(plan, mode, config)
-    if why is None and plan is not None and plan["workloads"] and \
+    if why is None and plan["workloads"] and \
             all(workloads.is_shared(w) or workloads.kind(w) == "sweep"
                 for w in selected(plan["workloads"], workloads.names())):
         why = "not in this run (only shared-CPU workloads or sweeps, which the comparisons leave out)"
     return why
 
 
-def det_targets(det, plan=None, lat=None):
+class Judged:
+    """The metrics a target judged on an interval: checked (each with its
+    rounds), missed, and those without an interval (n/a: one round, or a
+    round with 0 on one side)."""
+
+    def __init__(self):
+        self.rounds, self.bad, self.one, self.zero = [], [], [], []
+
+    def add(self, iv, what):
+        """count IV: False when it has no interval (then listed as n/a)"""
+        if iv.lo is None:
+            (self.one if iv.n == 1 else self.zero).append(what)
+            return False
+        self.rounds.append(iv.n)
+        return True
+
+    def report(self, t, text, plan, why_not_asked, what, chance, unit="metrics"):
+        """met on the metrics with an interval, missed on the bad ones (and
+        how many of them CHANCE, the share of intervals that exclude a true
+        ratio of 1 on the side judged, would resolve with no difference
+        anywhere); no interval at all: not in this run (DET_ROUNDS=1) or
+        NOT RUN (one round where the run asked for more); no data:
+        t.missing()"""
+        n = len(self.rounds)
+        na = ""
+        if self.one:
+            na += "; n/a (1 round) on %d" % len(self.one)
+        if self.zero:
+            na += "; n/a (a round with 0 on one side) on %d: %s" % (
+                len(self.zero), ", ".join(self.zero))
+        if n:
+            lo, hi = min(self.rounds), max(self.rounds)
+            each = "%s rounds each, paired by round" % (lo if lo == hi else "%d-%d" % (lo, hi))
+            t.add(text, ("met on %d %s (%s)" % (n, unit, each) if not self.bad else
+                         "missed on %s (%d of %d %s, %s; with no difference anywhere, "
+                         "about %.1f of %d would read so by chance)" % (
+                             ", ".join(self.bad), len(self.bad), n, unit, each, chance * n, n))
+                  + na)
+        elif self.one and not why_not_asked:
+            if plan["det_rounds"] == 1:
+                t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
+            else:
+                t.missing(text, None, "one round only: no interval")
+        elif self.zero and not why_not_asked:
+            t.add(text, "not judged" + na)
+        else:
+            t.missing(text, why_not_asked, what)
+
+
+def ivtext(iv):
+    """ratio [lo-hi], or ratio [n/a (why)]"""
+    if iv.lo is None:
+        return "%s [n/a (%s)]" % ("-" if iv.ratio is None else "%.3f" % iv.ratio, iv.why)
+    return "%.3f [%.3f-%.3f]" % (iv.ratio, iv.lo, iv.hi)
+
+
+def counts(base, r):
+    """at least one miss per op, or one more (or fewer): below that a ratio
+    says little"""
+    return r is not None and (base >= 1 or abs(r - 1) * base >= 1)
+
+
+def det_targets(det, plan, prices=None, cal=None):
     """The targets of the deterministic modes, checked, not asserted:
-    (lines, targets that had no data although the run asked for it)."""
+    (lines, targets that had no data although the run asked for it).
+    The comparisons are each configuration's paired 95 % interval against
+    vanilla (stats.paired_ratio), beyond a margin: 0.5 %, or the layout
+    A/A's ratio where vanilla-layout's own interval excludes 1."""
     t = Targets("### Deterministic targets")
-    aa_bad, aa_disk, hist, off_bad, insn_bad, worse = [], [], [], [], [], []
+    aa_bad, aa_disk, hist, off_bad, insn_bad = [], [], [], [], []
+    scen_wins, scen_all, scen_na = [], [], []
+    n_repeat, n_off, n_insn = 0, 0, 0
+    offm, worse, layout = Judged(), Judged(), Judged()
     undecided = []
-    scen_wins, scen_all = [], []
-    n_repeat, n_off, n_insn, n_worse = 0, 0, 0, 0
-    offm_bad, n_offm = [], 0
-    layout, n_layout = [], 0
     for mode, keys in (("icount", ["insn1"]), ("cachesim", ["insn", "l1m", "l2m", "l3m"])):
         for wl, per in det.get(mode, {}).items():
             disk = per.get(BASE, {}).get("boot") == "disk"
@@ -99,79 +162,79 @@ def det_targets(det, plan=None, lat=None):
                     n_repeat += not disk
                     if r - 1 > 0.005:
                         (aa_disk if disk else aa_bad).append("%s %s %s %.4f" % (mode, wl, k, r))
-                r = aa(per, k)
-                if r is not None:
-                    hist.append((r, "%s %s %s %.4f" % (mode, wl, k, r)))
+                sp = spread(per, k)
+                if sp is not None and sp[0] is not None:
+                    hist.append((sp[0], "%s %s %s %.1f %%" % (mode, wl, k, 100 * sp[0])))
     for wl, per in det.get("icount", {}).items():
         if workloads.is_shared(wl):
             continue
-        r = rel(per, "hotcold-off", "insn1")
+        r = point(per, "hotcold-off", "insn1")
         if r is not None:
             n_off += 1
             if abs(r - 1) > 0.001:
                 off_bad.append("%s %.4f" % (wl, r))
-        r = rel(per, "hotcold", "insn1")
+        r = point(per, "hotcold", "insn1")
         if r is not None:
             n_insn += 1
             if r > 1.003:
                 insn_bad.append("%s %.4f" % (wl, r))
     for wl, per in det.get("cachesim", {}).items():
-        for k in ("l1m", "l2m", "l3m"):
-            x = aa_layout(per, k)
-            if x is not None and (k != "l3m" or per[BASE].get("levels") == 3):
-                n_layout += 1
-                if x - 1 > FLOOR:
-                    layout.append((x, "%s %s %.4f" % (wl, k, x)))
         if workloads.is_shared(wl):
             continue
         for k in ("l1m", "l2m", "l3m"):
             if k == "l3m" and per.get(BASE, {}).get("levels") != 3:
                 continue
-            # the noise: vanilla against itself (its rounds, and its
-            # build with a shifted layout), at least 0.5 %, by max().
+            base = per.get(BASE, {}).get(k, 0)
+            # the layout A/A: vanilla built with its code and data shifted,
+            # under the same seeds: its interval must hold 1
+            iv = paired_ratio(per, LAYOUT, k)
+            if iv is not None and layout.add(iv, "%s %s" % (wl, k)) and \
+                    verdict(iv) != "not resolved" and counts(base, iv.ratio):
+                layout.bad.append("%s %s %s" % (wl, k, ivtext(iv)))
+            # the margin: 0.5 %, or the layout A/A where it is resolved.
             # What the series' binary changes by itself (hotcold-off's
             # distance from vanilla) is shown, not allowed for: a
             # regression hotcold and hotcold-off share is still one
-            n = noise(per, k)
-            base = per.get(BASE, {}).get(k, 0)
-            o = r = rel(per, "hotcold-off", k)
-            sp = rel_spread(per, "hotcold-off", k)
-            if r is not None:
-                n_offm += 1
-                if abs(r - 1) > n and (base >= 1 or abs(r - 1) * base >= 1) \
-                        and (sp is None or sp[0] > 1 or sp[1] < 1):
-                    offm_bad.append("%s %s %.3f (noise %.3f)" % (wl, k, r, n))
-            r = rel(per, "hotcold", k)
-            if r is None:
+            m = margin(per, k)
+            off = paired_ratio(per, "hotcold-off", k)
+            if off is not None and offm.add(off, "%s %s" % (wl, k)) and \
+                    beyond(off, m) and counts(base, off.ratio):
+                offm.bad.append("%s %s %s (margin %.3f)" % (wl, k, ivtext(off), m))
+            iv = paired_ratio(per, "hotcold", k)
+            if iv is None or not worse.add(iv, "%s %s" % (wl, k)):
                 continue
-            n_worse += 1
-            sp = rel_spread(per, "hotcold", k)
             # below one miss per op a ratio says little, unless the
-            # series adds at least one; and every round must be worse
-            if r > 1 + n and (base >= 1 or (r - 1) * base >= 1) \
-                    and (sp is None or sp[0] > 1):
+            # series adds at least one; and the interval must lie above
+            # the margin
+            if beyond(iv, m) > 0 and counts(base, iv.ratio):
                 hc = per.get("hotcold", {}).get("rounds", {}).values()
-                what = "%s %s %.3f%s" % (wl, k, r, "" if o is None else
-                                         " (hotcold-off %.3f)" % o)
+                what = "%s %s %s%s" % (wl, k, ivtext(iv), "" if off is None else
+                                       " (hotcold-off %.3f)" % off.ratio)
                 # no hot/cold event in any round: the series ran
                 # upstream's code there, so the difference is the boot's
                 # state (which pages sit where), not its decisions
                 if hc and all(x.get("hc_events") == 0 for x in hc):
                     undecided.append(what)
                 else:
-                    worse.append(what)
+                    worse.bad.append(what)
         if wl in workloads.scenarios():
-            r = rel(per, "hotcold", "mem")
-            if r is not None:
+            iv = paired_ratio(per, "hotcold", "mem")
+            if iv is not None and iv.ratio is not None:
                 hc = per.get("hotcold", {}).get("rounds", {}).values()
                 none = bool(hc) and all(x.get("hc_events") == 0 for x in hc)
-                n = noise(per, "mem")
-                beyond = r * (1 + n) < 1
-                scen_all.append("%s %.3f%s" % (wl, r, " (no hot/cold decision)" if none else
-                                               "" if beyond else " (within the noise, %.3f)" % n))
-                # a win is the series' decision, beyond vanilla's own noise
-                if r <= 0.85 and beyond and not none:
+                m = margin(per, "mem")
+                below = beyond(iv, m) < 0
+                if iv.lo is None:
+                    scen_na.append(iv)
+                scen_all.append("%s %s%s" % (
+                    wl, ivtext(iv), " (no hot/cold decision)" if none else "" if below else
+                    " (not below 1 by more than the margin, %.3f)" % m if iv.lo is not None
+                    else ""))
+                # a win is the series' decision, resolved beyond the margin
+                if iv.ratio <= 0.85 and below and not none:
                     scen_wins.append(wl)
+    worse.bad += ["%s (no hot/cold decision in any round: pcp_cold_alloc, _request and "
+                  "_free all 0; cause open)" % u for u in undecided]
 
     text = ("A/A repeat (vanilla's first round booted twice) within 0.5 % on every "
             "deterministic metric of the workloads that boot without a disk")
@@ -181,76 +244,72 @@ def det_targets(det, plan=None, lat=None):
             t.failed(text, aa_bad)
     else:
         why = None
-        if plan is not None and not plan["repeat"]:
+        if not plan["repeat"]:
             why = "not in this run (QUICK: no repeat boot)"
-        elif plan is not None and not set(plan["modes"]) & {"icount", "cachesim"}:
+        elif not set(plan["modes"]) & {"icount", "cachesim"}:
             why = "not in this run (MODES)"
         t.missing(text, why, "no vanilla-repeat rows")
     if aa_disk:
         t.add("the same for the workloads that needed the disk (its completions land "
               "at host-timed points)", "beyond 0.5 % on " + ", ".join(aa_disk))
-    within = sum(1 for r, _ in hist if r - 1 <= 0.005)
-    text = ("A/A rounds (vanilla's histories against each other; the noise a "
-            "difference has to beat) measured, not a target: within 0.5 %")
+    text = ("vanilla's spread over its rounds (each round its own seed; the geometric "
+            "standard deviation of each metric) measured, not a target: what the intervals "
+            "are made of")
     if hist:
-        t.add(text, "on %d of %d metrics%s" % (
-            within, len(hist), "" if within == len(hist) else "; beyond: " +
-            ", ".join(x for r, x in sorted(hist, reverse=True) if r - 1 > 0.005)))
+        top = sorted(hist, reverse=True)
+        t.add(text, "on %d metrics, median %.1f %%; largest: %s%s" % (
+            len(hist), 100 * statistics.median(g for g, _ in hist),
+            ", ".join(x for _, x in top[:10]),
+            "" if len(top) <= 10 else " and %d more" % (len(top) - 10)))
     else:
         why = None
-        if plan is not None and not set(plan["modes"]) & {"icount", "cachesim"}:
+        if not set(plan["modes"]) & {"icount", "cachesim"}:
             why = "not in this run (MODES)"
-        elif plan is not None and plan.get("det_rounds") == 1:
+        elif plan["det_rounds"] == 1:
             why = "not in this run (DET_ROUNDS=1)"
         t.missing(text, why, "fewer than two rounds of vanilla")
     text = ("hotcold-off within 0.1 % of vanilla in instructions per op (icount, each "
-            "rep string instruction once)")
+            "rep string instruction once; geometric mean of the paired rounds)")
     t.check(text, n_off, off_bad, "workloads",
             asked_unshared(plan, "icount", "hotcold-off"), "no icount rows of hotcold-off")
     text = ("hotcold at most 0.3 % more instructions per op than vanilla (icount, each "
-            "rep string instruction once)")
+            "rep string instruction once; geometric mean of the paired rounds)")
     t.check(text, n_insn, insn_bad, "workloads",
             asked_unshared(plan, "icount", "hotcold"), "no icount rows of hotcold")
     text = ("hotcold's memory accesses (last-level misses) per op at least 15 % below "
-            "vanilla's, and beyond the noise, on two scenarios where it made hot/cold "
-            "decisions")
-    if scen_all:
+            "vanilla's, its 95 % interval below 1 by more than the margin, on two "
+            "scenarios where it made hot/cold decisions")
+    if scen_all and len(scen_na) == len(scen_all) and all(iv.n == 1 for iv in scen_na):
+        if plan["det_rounds"] == 1:
+            t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
+        else:
+            t.missing(text, None, "one round only: no interval")
+    elif scen_all:
         t.add(text, "%s (hotcold/vanilla memory accesses: %s)" % (
             "met on " + ", ".join(scen_wins) if len(scen_wins) >= 2 else "missed",
             ", ".join(scen_all)))
     else:
         t.missing(text, asked(plan, "cachesim", "hotcold", workloads.scenarios()),
                   "no cachesim rows of hotcold on a scenario")
-    text = ("layout A/A (vanilla built with its code and data shifted, against "
-            "vanilla; simulated misses per op) measured: part of the noise the "
-            "comparisons allow for")
-    if n_layout:
-        t.add(text, "on %d metrics, %d within 0.5 %%%s" % (
-            n_layout, n_layout - len(layout), "" if not layout else
-            "; beyond: " + ", ".join(x for _, x in sorted(layout, reverse=True))))
-    else:
-        t.missing(text, asked(plan, "cachesim", LAYOUT), "no cachesim rows of " + LAYOUT)
-    text = ("hotcold-off within the noise of vanilla in simulated L1D, L2 and L3 "
-            "misses per op (the larger of 0.5 %, vanilla's A/A rounds and the "
-            "layout A/A; every round on one side; workloads with at least one "
-            "miss per op, or one more)")
-    t.check(text, n_offm, offm_bad, "metrics",
-            asked_unshared(plan, "cachesim", "hotcold-off"),
-            "no cachesim rows of hotcold-off")
-    text = ("hotcold never worse than vanilla in simulated misses per op beyond "
-            "the noise (the larger of 0.5 %, vanilla's A/A rounds and the layout "
-            "A/A; worse in every round; workloads with at least one miss per op, "
-            "or one more)")
-    if n_worse:
-        # a row where the series made no decision still counts: it is the
-        # series' kernel that ran, and the cause is open
-        t.add(text, ("met on %d metrics" % n_worse if not worse and not undecided else
-                     "missed on " + ", ".join(worse + ["%s (no hot/cold decision in any "
-                                                       "round: pcp_cold_alloc, _request and "
-                                                       "_free all 0; cause open)" % u
-                                                       for u in undecided])))
-    else:
-        t.missing(text, asked_unshared(plan, "cachesim", "hotcold"), "no cachesim rows of hotcold")
+    text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
+            "under the same seeds, has a 95 % interval against vanilla that holds 1 in "
+            "simulated L1D, L2 and L3 misses per op (workloads with at least one miss per "
+            "op, or one more)")
+    layout.report(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
+                  "no cachesim rows of " + LAYOUT, 0.05)
+    text = ("hotcold-off not apart from vanilla in simulated L1D, L2 and L3 misses per "
+            "op (its 95 % interval neither above nor below 1 by more than the margin: "
+            "0.5 %, or the layout A/A where that is resolved; workloads with at least "
+            "one miss per op, or one more)")
+    offm.report(t, text, plan, asked_unshared(plan, "cachesim", "hotcold-off"),
+                "no cachesim rows of hotcold-off", 0.05)
+    # a row where the series made no decision still counts: it is the
+    # series' kernel that ran, and the cause is open
+    text = ("hotcold never worse than vanilla in simulated misses per op (worse: its "
+            "95 % interval above 1 by more than the margin, 0.5 % or the layout A/A where "
+            "that is resolved; workloads with at least one miss per op, or one more)")
+    worse.report(t, text, plan, asked_unshared(plan, "cachesim", "hotcold"),
+                 "no cachesim rows of hotcold", 0.025)
     lost = ["%s %s round %d: %d" % (wl, c, r, m["dma_lost"])
             for wl, per in det.get("cachesim", {}).items() for c, med in per.items()
             for r, m in med["rounds"].items() if m["dma_lost"]]
@@ -260,12 +319,16 @@ def det_targets(det, plan=None, lat=None):
     t.check(text, n_dma, lost, "boots", asked(plan, "cachesim"), "no cachesim rows")
     if n_dma and lost:
         t.failed(text, lost)
-    text = "simulated misses priced with latencies measured on this host (bench/calibrate)"
     if det.get("cachesim"):
-        if lat is not None:
-            t.add(text, "met: " + latency_text(lat))
+        if prices is not None:
+            t.add("simulated misses priced with the modelled part's published latencies, "
+                  "not the host's", "met: " + prices_text(prices))
+        text = ("the host's calibration (bench/calibrate) printed beside the prices, a "
+                "cross-check that prices nothing")
+        if cal is not None:
+            t.add(text, latency_text(cal, prices))
         else:
-            t.missing(text, None if plan is None or "cachesim" in plan["modes"]
+            t.missing(text, None if "cachesim" in plan["modes"]
                       else "not in this run (MODES)", "no calibrate.txt")
     t.lines.append("")
     return t.lines, t.not_run
@@ -312,7 +375,7 @@ def wall_targets(data, vm, plan):
         t.add(text, "on %d rows; furthest %s %.3f [%.3f-%.3f]" % ((len(aas), far[0]) + far[1]))
     else:
         why = asked(plan, "wall")
-        if why is None and plan is not None and not plan["repeat"]:
+        if why is None and not plan["repeat"]:
             why = "not in this run (QUICK: no repeat boot)"
         t.missing(text, why, "no wall rows of " + REPEAT)
     # batching: a refill or drain moves more than one page per zone->lock hold

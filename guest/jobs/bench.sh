@@ -485,7 +485,19 @@ pcp=$(awk '$1 == "high:" && $2 > h { h = $2 }
 # workload's own counters cover its run only): boot_cold=FREE/REQUEST/ALLOC
 bc=$(vmstat pcp_cold_free)
 bc=${bc:+$bc/$(vmstat pcp_cold_request)/$(vmstat pcp_cold_alloc)}
-echo "hotcold-info kernel=$(uname -r) vcpus=$(nproc) tasks=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp boot_cold=${bc:-none}"
+# and whether the free lists were shuffled at boot (scripts/bench.sh's
+# seeded rounds boot with page_alloc.shuffle=1: a kernel without
+# CONFIG_SHUFFLE_PAGE_ALLOCATOR ignores it, and its rounds would not
+# sample the boot state)
+shuffle=none
+shuffle_param=/sys/module/page_alloc/parameters/shuffle
+[ ! -r $shuffle_param ] || read -r shuffle <$shuffle_param
+read -r cmdline </proc/cmdline
+case " $cmdline " in
+*" page_alloc.shuffle=1 "*)
+	[ "$shuffle" = Y ] || { echo "hotcold: bench: booted with page_alloc.shuffle=1, and the kernel's shuffle is '$shuffle' (CONFIG_SHUFFLE_PAGE_ALLOCATOR=y?)"; exit 2; } ;;
+esac
+echo "hotcold-info kernel=$(uname -r) vcpus=$(nproc) tasks=$N mode=$MODE amount=$AMOUNT history=$HISTORY switch=$(cat /proc/sys/vm/percpu_pagelist_hot_cold 2>/dev/null || echo none) $pcp boot_cold=${bc:-none} shuffle=$shuffle"
 # The data caches the kernel read from CPUID, and its per-CPU slice of the
 # last level (per_cpu_data_slice_size: the LLC's size over the CPUs that
 # share it; the series' exit threshold, patch 9), in pages

@@ -1,54 +1,169 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of scripts/bench.sh's argument checks: a bad CONFIGS list
-fails at once, saying why, and writes nothing to the build directory (a
-temporary one here).  Every run has DET_ROUNDS=x, the next check, so
-that none goes further: a good list fails there, a bad one that got past
-its check too, with the wrong message."""
+"""Unit tests of scripts/bench.sh's settings checks: a bad setting (a
+CONFIGS list, ROUNDS, QUICK, L2WAYS, ...) fails at once, naming the
+setting, its value and the values it takes, and writes nothing to the
+build directory (a temporary one here).
+
+No run can get further than the checks: the build directory's lock file
+is a directory, so lock_build, the first thing bench.sh does once every
+setting is checked, fails ("cannot open .../.lock").  A good value fails
+there, a bad one that got past its check too, with the wrong message.
+The environment is PATH and BUILD only (and no bytecode written, as
+scripts/tests/run.py): no setting of the caller's leaks in."""
 import os
+import re
 import subprocess
 import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# what a run that passed every check fails with
+PASSED = "FAILED: cannot open "
+WAYS = "expected 0, 1, 2, 4, 8, 16, 32 or 64"
 
 
-class BenchConfigs(unittest.TestCase):
-    def bench(self, configs):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        e = dict(os.environ, BUILD=tmp.name, CONFIGS=configs, DET_ROUNDS="x")
-        for k in ("WORKLOADS", "QUICK", "MODES", "HOTCOLD_BUILD_LOCK"):
-            e.pop(k, None)
+def bench(**settings):
+    """bench.sh run with these settings: (process, files written under
+    the build directory, whether build/bench exists)"""
+    tmp = tempfile.TemporaryDirectory()
+    try:
+        os.mkdir(os.path.join(tmp.name, ".lock"))
+        e = dict(settings, PATH=os.environ["PATH"], BUILD=tmp.name, PYTHONDONTWRITEBYTECODE="1")
         p = subprocess.run(["bash", os.path.join(ROOT, "scripts/bench.sh")], env=e,
                            capture_output=True, text=True, timeout=60)
         files = [os.path.join(d, f) for d, _, fs in os.walk(tmp.name) for f in fs]
-        return p, [f for f in files if not f.endswith("/.lock")]
+        return p, files, os.path.exists(os.path.join(tmp.name, "bench"))
+    finally:
+        tmp.cleanup()
 
-    def assert_refused(self, configs, says):
-        p, files = self.bench(configs)
-        self.assertNotEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn(says, p.stdout + p.stderr)
+
+class Refusals(unittest.TestCase):
+    def assert_refused(self, says, **settings):
+        p, files, out = bench(**settings)
+        err = p.stdout + p.stderr
+        self.assertNotEqual(p.returncode, 0, err)
+        self.assertIn(says, err)
+        self.assertNotIn(PASSED, err)
+        self.assertEqual(files, [])
+        self.assertFalse(out, "build/bench was made")
+
+    def assert_passes(self, **settings):
+        p, files, out = bench(**settings)
+        self.assertIn(PASSED, p.stdout + p.stderr)
         self.assertEqual(files, [])
 
+
+class BenchConfigs(Refusals):
     def test_an_unknown_name(self):
-        self.assert_refused("vanilla bogus", "unknown configuration 'bogus'")
+        self.assert_refused("unknown configuration 'bogus'", CONFIGS="vanilla bogus")
 
     def test_a_name_is_not_a_pattern(self):
-        self.assert_refused("vanilla hotcold.off", "unknown configuration 'hotcold.off'")
+        self.assert_refused("unknown configuration 'hotcold.off'", CONFIGS="vanilla hotcold.off")
 
     def test_a_prefix_is_not_a_name(self):
-        self.assert_refused("vanilla hot", "unknown configuration 'hot'")
+        self.assert_refused("unknown configuration 'hot'", CONFIGS="vanilla hot")
 
     def test_a_name_twice(self):
-        self.assert_refused("vanilla hotcold-off hotcold-off", "'hotcold-off' twice")
+        self.assert_refused("'hotcold-off' twice", CONFIGS="vanilla hotcold-off hotcold-off")
 
     def test_without_vanilla(self):
-        self.assert_refused("hotcold single", "vanilla is the baseline")
+        self.assert_refused("vanilla is the baseline", CONFIGS="hotcold single")
 
     def test_good_names_pass_the_check(self):
-        p, _ = self.bench("vanilla hotcold-off nopcp")
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn("DET_ROUNDS=x", p.stdout + p.stderr)
+        self.assert_passes(CONFIGS="vanilla hotcold-off nopcp")
+
+
+class BenchSettings(Refusals):
+    """One case per setting (test_<its name>), each with bad values; the
+    last test checks that every setting bench.sh checks has its case."""
+
+    def refused(self, name, *values_says):
+        for value, says in values_says:
+            with self.subTest(value=value):
+                self.assert_refused("%s=%s: %s" % (name, value, says), **{name: value})
+
+    def test_modes(self):
+        says = "expected one or more of: wall icount cachesim (each once)"
+        self.refused("MODES", ("wall bogus", says), ("wall wall", says), (" ", says), ("*", says))
+
+    def test_quick(self):
+        self.refused("QUICK", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
+
+    def test_rounds(self):
+        says = "expected a whole number from 1 to 20"
+        self.refused("ROUNDS", ("abc", says), ("0", says), ("21", says), ("-1", says))
+
+    def test_secs(self):
+        says = "expected a whole number from 1 to 30"
+        self.refused("SECS", ("1.5", says), ("31", says))
+
+    def test_scale(self):
+        says = "expected a whole number from 1 to 10"
+        self.refused("SCALE", ("0", says), ("02", says), ("99999999999999999999", says))
+
+    def test_det_rounds(self):
+        self.refused("DET_ROUNDS", ("x", "expected a whole number from 1 to 20"))
+
+    def test_prog_rounds(self):
+        self.refused("PROG_ROUNDS", ("two", "expected a whole number from 1 to 20"))
+
+    def test_sweep_rounds(self):
+        self.refused("SWEEP_ROUNDS", ("0", "expected a whole number from 1 to 20"))
+
+    def test_geometry(self):
+        self.refused("GEOMETRY", ("zen4", "expected zen3 or v1"))
+
+    def test_l2ways(self):
+        # (the plugin reads 010 as octal and 0x10 as hex: refused too)
+        self.refused("L2WAYS", ("12", WAYS), ("010", WAYS), ("0x10", WAYS), ("abc", WAYS))
+
+    def test_l3ways(self):
+        self.refused("L3WAYS", ("full", WAYS), ("128", WAYS))
+
+    def test_shuffle(self):
+        says = "expected 0 or 1"
+        self.refused("SHUFFLE", ("yes", says), ("on", says), ("2", says), ("01", says))
+
+    def test_big_mb(self):
+        # scripts/disk.sh's, checked before bench.sh starts
+        says = "expected a whole number from 384 to 4096"
+        self.refused("BIG_MB", ("64", says), ("1G", says))
+
+    def test_run_guest_overrides(self):
+        for name in ("HOTCOLD_KERNEL", "HOTCOLD_ICOUNT"):
+            with self.subTest(name=name):
+                self.assert_refused("%s=x: run-guest.sh's override, not for make bench" % name,
+                                    **{name: "x"})
+
+    def test_workloads(self):
+        self.assert_refused("unknown workload 'bogus' in WORKLOADS", WORKLOADS="pagefault_anon bogus")
+        # the in-kernel microbenchmark alone, and MODES has a deterministic mode
+        self.assert_refused("WORKLOADS=alloc: only wall-mode workloads", WORKLOADS="alloc")
+        # a sweep alone (deterministic modes only), and MODES has wall
+        self.assert_refused("WORKLOADS=sweep_exit_0_40_16: only workloads of the deterministic modes",
+                            WORKLOADS="sweep_exit_0_40_16")
+
+    def test_bounds_and_defaults_pass(self):
+        self.assert_passes()
+        self.assert_passes(QUICK="1")
+        # empty: the default
+        self.assert_passes(ROUNDS="", QUICK="", MODES="", SHUFFLE="")
+        self.assert_passes(MODES="cachesim wall", ROUNDS="20", SECS="30", SCALE="10",
+                           DET_ROUNDS="20", PROG_ROUNDS="20", SWEEP_ROUNDS="20",
+                           GEOMETRY="v1", L2WAYS="64", L3WAYS="0", BIG_MB="4096", QUICK="0",
+                           SHUFFLE="0")
+        self.assert_passes(MODES="icount", ROUNDS="1", SECS="1", SCALE="1", DET_ROUNDS="1",
+                           PROG_ROUNDS="1", SWEEP_ROUNDS="1", L2WAYS="1", L3WAYS="16",
+                           BIG_MB="384", WORKLOADS="pagefault_anon", SHUFFLE="1")
+
+    def test_every_setting_has_a_case(self):
+        names = []
+        for script in ("bench.sh", "disk.sh"):
+            with open(os.path.join(ROOT, "scripts", script)) as f:
+                names += re.findall(r"^\s*setting_[a-z]+ ([A-Z0-9_]+)", f.read(), re.M)
+        self.assertGreaterEqual(len(names), 12)
+        for name in names:
+            self.assertTrue(hasattr(self, "test_" + name.lower()), "%s has no test" % name)
 
 
 if __name__ == "__main__":

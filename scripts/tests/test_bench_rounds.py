@@ -1,0 +1,329 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of make bench's seeded rounds: round r of every
+configuration boots with QEMU's -seed S_r (scripts/lib.sh's BENCH_SEEDS)
+and the kernel command line page_alloc.shuffle=1, with RDRAND on (the
+guest's RNG reads -seed through it); vanilla-repeat and the icount check
+boot exactly as vanilla's round 1 did; SHUFFLE=0 boots as before.
+
+No kernel is built or booted: scripts/bench.sh's own functions (det_mode
+down to det_boot, taken from its text) queue and start every
+deterministic boot of a run of all configurations, and each boot's
+scripts/run-guest.sh is the real one with --dry-run, which prints the
+QEMU command line it would run.  The tests read those command lines.
+The stand-ins: a root whose scripts/run-guest.sh adds --dry-run and
+keeps the output under the boot's tag, empty kernel images and guest
+images, a workload table of a workload per boot (bench.sh's table();
+scripts/tests/test_worklists.py tests the lists it gives), and
+call_addrs, boot_state and det-rows, which read the boot's System.map
+and output."""
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+with open(os.path.join(ROOT, "scripts/bench.sh")) as f:
+    BENCH = f.read()
+
+# bench.sh's functions that list, queue and start the deterministic boots
+FUNCTIONS = ("failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs", "prog_first",
+             "det_job", "det_mode")
+# bench.sh's values they use (its configurations, the repeat boot's, the
+# sweeps' and the programs' configurations)
+VALUES = ("ALL_CONFIGS", "SWEEP_CONFIGS", "PROG_CONFIGS", "REPEAT")
+
+
+def bench_function(name):
+    m = re.search(r"^%s\(\) \{\n.*?^\}\n" % re.escape(name), BENCH, re.M | re.S)
+    if not m:
+        raise AssertionError("scripts/bench.sh has no function %s()" % name)
+    return m.group(0)
+
+
+def bench_value(name):
+    """NAME=VALUE at the top level of bench.sh (once), as shell text"""
+    found = re.findall(r'^%s=("[^"]*"|\S*)$' % name, BENCH, re.M)
+    if len(found) != 1:
+        raise AssertionError("scripts/bench.sh sets %s %d times at its top level" % (name, len(found)))
+    return "%s=%s" % (name, found[0])
+
+
+def configs():
+    """bench.sh's configurations: [(name, flavour, append)]"""
+    text = bench_value("ALL_CONFIGS").split("=", 1)[1].strip('"')
+    return [tuple(c.split(":", 2)) for c in text.split()]
+
+
+def lib_sh(script):
+    p = subprocess.run(["bash", "-c", 'set -u; . "%s/scripts/lib.sh"; %s' % (ROOT, script)],
+                       env=dict(os.environ, BUILD=tempfile.gettempdir()),
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def seeds():
+    rc, out, err = lib_sh('printf "%s" "$BENCH_SEEDS"')
+    if rc:
+        raise AssertionError(err)
+    return out.split()
+
+
+# run-guest.sh of the stand-in root: the real one with --dry-run, its
+# output (the QEMU command line) kept in ARGV/TAG
+WRAPPER = """#!/bin/bash
+tag='' prev=''
+for a in "$@"; do
+	[ "$prev" != --tag ] || tag=$a
+	prev=$a
+done
+ROOT="%(root)s" exec bash "%(root)s/scripts/run-guest.sh" --dry-run "$@" >"%(argv)s/$tag"
+"""
+
+DRIVER = """set -u
+. "$REAL/scripts/lib.sh"
+. "$REAL/scripts/worklists.sh"
+. "$REAL/scripts/jobqueue.sh"
+%(functions)s
+%(values)s
+# a workload per boot (NAME:BOOT:MODES); table COLUMN=VALUE... as
+# bench.sh's (bench/report.py workloads)
+table() {
+	local row kv ok
+	for row in sdet_1:mem:det trunc80k_ext4_1:disk:det readahead_other_cpu:2cpu:det \
+		compile:prog:det sweep_exit_0_40_16:sweep:fixed; do
+		ok=1
+		for kv in "$@"; do
+			case $kv in
+			boot=*) [ "$(echo "$row" | cut -d: -f2)" = "${kv#*=}" ] || ok=0 ;;
+			modes=*) [ "$(echo "$row" | cut -d: -f3)" = "${kv#*=}" ] || ok=0 ;;
+			esac
+		done
+		[ $ok = 0 ] || echo "${row%%%%:*}"
+	done
+}
+call_addrs() { echo 0x1+0x2+0x3+0x4+0x5; }
+boot_state() { :; }
+python3() { [ "${2:-}" = det-rows ] || command python3 "$@"; }
+# shellcheck disable=SC2086
+CONFIGS=$(echo $ALL_CONFIGS)
+DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2 DET_WORKLOADS=
+GUEST_CPU=EPYC-Milan SIM_ARGS=l1size=32768 OUT=$BUILD/bench
+mkdir -p "$OUT"
+det_mode cachesim icount
+"""
+
+
+def det_boots(shuffle):
+    """Every deterministic boot of a run of all configurations (3 rounds,
+    cachesim with the icount check, bench.sh's own functions):
+    {(mode, config, round, part): the QEMU command line, a list}"""
+    tmp = tempfile.TemporaryDirectory()
+    try:
+        fake, build, argv = (os.path.join(tmp.name, d) for d in ("root", "build", "argv"))
+        os.makedirs(os.path.join(fake, "scripts"))
+        os.makedirs(argv)
+        for d in ("source.conf",):
+            os.symlink(os.path.join(ROOT, d), os.path.join(fake, d))
+        wrapper = os.path.join(fake, "scripts", "run-guest.sh")
+        with open(wrapper, "w") as f:
+            f.write(WRAPPER % {"root": ROOT, "argv": argv})
+        os.chmod(wrapper, 0o755)
+        # the images run-guest.sh checks for
+        for _, flavour, _ in configs():
+            d = os.path.join(build, "kernel-" + flavour, "arch/x86/boot")
+            os.makedirs(d, exist_ok=True)
+            open(os.path.join(d, "bzImage"), "w").close()
+        for image in ("initramfs.cpio.gz", "initramfs-programs.cpio.gz"):
+            open(os.path.join(build, image), "w").close()
+        script = DRIVER % {"functions": "".join(bench_function(n) for n in FUNCTIONS),
+                           "values": "\n".join(bench_value(n) for n in VALUES)}
+        env = dict(PATH=os.environ["PATH"], ROOT=fake, REAL=ROOT, BUILD=build,
+                   SHUFFLE=shuffle, PYTHONDONTWRITEBYTECODE="1")
+        p = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True,
+                           timeout=300)
+        if p.returncode:
+            raise AssertionError("the boots failed:\n" + p.stdout + p.stderr)
+        names = [c[0] for c in configs()] + [bench_value("REPEAT").split("=")[1].split(":")[0]]
+        boots = {}
+        for tag in os.listdir(argv):
+            mode, rest = tag.split("-", 1)
+            rest, part = rest.rsplit("-", 1)
+            name, r = rest.rsplit("-", 1)
+            if name not in names:
+                raise AssertionError("a boot of no configuration: %s" % tag)
+            with open(os.path.join(argv, tag)) as f:
+                boots[(mode, name, int(r), part)] = f.read().splitlines()
+        return boots
+    finally:
+        tmp.cleanup()
+
+
+def option(argv, name):
+    """the values that follow each NAME in argv"""
+    return [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == name]
+
+
+def one(argv, name):
+    values = option(argv, name)
+    if len(values) != 1:
+        raise AssertionError("%d %s options in %s" % (len(values), name, argv))
+    return values[0]
+
+
+def untagged(argv, tag, other):
+    """argv with the boot's tag (its log and output names) as another's"""
+    return [a.replace(tag, other) for a in argv]
+
+
+class SeededRounds(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.seeds = seeds()
+        cls.boots = det_boots("1")
+
+    def test_round_r_boots_with_seed_r_and_the_shuffle(self):
+        for (mode, name, r, part), argv in sorted(self.boots.items()):
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                self.assertEqual(one(argv, "-seed"), self.seeds[r - 1],
+                                 "round %d's boot of %s has another seed" % (r, name))
+                self.assertIn("page_alloc.shuffle=1", one(argv, "-append").split())
+                # RDRAND carries the seed into the guest's RNG
+                self.assertNotIn("-rdrand", one(argv, "-cpu").split(","))
+                self.assertIn("-icount", argv)
+
+    def test_every_configuration_and_round_boots(self):
+        booted = {(name, r) for (_, name, r, _) in self.boots}
+        for name, _, _ in configs():
+            for r in (1, 2, 3):
+                self.assertIn((name, r), booted)
+
+    def test_each_round_one_seed_across_configurations(self):
+        by_round = {}
+        for (_, name, r, _), argv in self.boots.items():
+            by_round.setdefault(r, set()).add(one(argv, "-seed"))
+        self.assertEqual(sorted(by_round), [1, 2, 3])
+        for r, s in by_round.items():
+            self.assertEqual(len(s), 1, "round %d boots with seeds %s" % (r, sorted(s)))
+        self.assertEqual(len({s for v in by_round.values() for s in v}), 3,
+                         "two rounds share a seed: %s" % by_round)
+
+    def test_the_configurations_append_stays(self):
+        for (mode, name, r, part), argv in self.boots.items():
+            for c_name, _, append in configs():
+                if c_name == name:
+                    for w in append.split():
+                        self.assertIn(w, one(argv, "-append").split())
+
+    def test_the_repeat_boots_as_vanilla_round_1(self):
+        repeats = [k for k in self.boots if k[1] == "vanilla-repeat"]
+        self.assertTrue(repeats, "no vanilla-repeat boot")
+        for mode, name, r, part in repeats:
+            with self.subTest(part=part):
+                self.assertEqual(r, 1)
+                vanilla = self.boots[(mode, "vanilla", 1, part)]
+                argv = self.boots[(mode, name, r, part)]
+                self.assertEqual(one(argv, "-seed"), one(vanilla, "-seed"))
+                # the whole machine: the same command line but for the
+                # names of its log and output files
+                self.assertEqual(untagged(argv, "%s-%s-1-%s" % (mode, name, part),
+                                          "%s-vanilla-1-%s" % (mode, part)), vanilla)
+
+    def test_the_icount_check_boots_as_cachesim_round_1(self):
+        checks = [k for k in self.boots if k[0] == "icount"]
+        self.assertTrue(checks, "no icount check boot")
+        for mode, name, r, part in checks:
+            with self.subTest(part=part):
+                self.assertEqual((name, r), ("vanilla", 1))
+                cachesim = self.boots[("cachesim", "vanilla", 1, part)]
+                argv = untagged(self.boots[(mode, name, r, part)], "icount-vanilla-1-" + part,
+                                "cachesim-vanilla-1-" + part)
+                self.assertEqual([a.replace(",sim=off,", ",sim=on,") for a in argv], cachesim)
+
+
+class Seeds(unittest.TestCase):
+    def test_one_seed_per_round_each_different(self):
+        s = seeds()
+        top = re.search(r"^setting_int DET_ROUNDS 1 (\d+)$", BENCH, re.M)
+        self.assertTrue(top, "bench.sh's DET_ROUNDS check")
+        self.assertEqual(len(s), int(top.group(1)))
+        self.assertEqual(len(set(s)), len(s))
+        for x in s:
+            # QEMU reads 010 as octal: decimals without a leading zero
+            self.assertRegex(x, r"^[1-9][0-9]{0,17}$")
+
+    def test_bench_seed(self):
+        s = seeds()
+        rc, out, _ = lib_sh("bench_seed 1; bench_seed 20")
+        self.assertEqual((rc, out.split()), (0, [s[0], s[19]]))
+        for bad in ("0", "21", "01", "x", ""):
+            with self.subTest(round=bad):
+                rc, out, _ = lib_sh('bench_seed "%s"' % bad)
+                self.assertEqual((rc, out), (1, ""))
+
+    def test_the_plan_names_the_rounds_seeds(self):
+        lines = re.findall(r'^\techo "(?:shuffle|det_seeds)=.*$', BENCH, re.M)
+        self.assertEqual(len(lines), 2, "bench.sh's plan lines shuffle= and det_seeds=")
+        s = seeds()
+        for shuffle, want in (("1", "shuffle=1\ndet_seeds=%s\n" % " ".join(s[:3])),
+                              ("0", "shuffle=0\ndet_seeds=\n")):
+            rc, out, err = lib_sh("DET_ROUNDS=3 SHUFFLE=%s\n%s" % (shuffle, "\n".join(lines)))
+            self.assertEqual((rc, out), (0, want), err)
+
+
+class ShuffleOff(unittest.TestCase):
+    def test_the_old_boots(self):
+        boots = det_boots("0")
+        self.assertTrue(boots)
+        for (mode, name, r, part), argv in sorted(boots.items()):
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                self.assertEqual(one(argv, "-seed"), "1")
+                self.assertNotIn("page_alloc.shuffle=1", one(argv, "-append"))
+                self.assertTrue(one(argv, "-cpu").endswith(",-rdrand,-rdseed"))
+
+
+class RunGuestSeed(unittest.TestCase):
+    def run_guest(self, *args):
+        with tempfile.TemporaryDirectory() as build:
+            d = os.path.join(build, "kernel-vanilla/arch/x86/boot")
+            os.makedirs(d)
+            open(os.path.join(d, "bzImage"), "w").close()
+            open(os.path.join(build, "initramfs.cpio.gz"), "w").close()
+            p = subprocess.run(["bash", os.path.join(ROOT, "scripts/run-guest.sh"), "--dry-run",
+                                "--no-disk"] + list(args) + ["vanilla", "bench"],
+                               env=dict(PATH=os.environ["PATH"], BUILD=build),
+                               capture_output=True, text=True, timeout=60)
+            files = sorted(f for _, _, fs in os.walk(build) for f in fs)
+        self.assertEqual(files, ["bzImage", "initramfs.cpio.gz"], "a dry run wrote files")
+        return p.returncode, p.stdout.splitlines(), p.stderr
+
+    def test_icount_without_seed(self):
+        rc, argv, err = self.run_guest("--icount", "--cpu", "EPYC-Milan")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(one(argv, "-seed"), "1")
+        self.assertEqual(one(argv, "-cpu"), "EPYC-Milan,-rdrand,-rdseed")
+
+    def test_icount_with_seed(self):
+        rc, argv, err = self.run_guest("--icount", "--cpu", "EPYC-Milan", "--seed", "42")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(one(argv, "-seed"), "42")
+        self.assertEqual(one(argv, "-cpu"), "EPYC-Milan,-rdseed")
+
+    def test_seed_without_icount(self):
+        rc, argv, err = self.run_guest("--seed", "7")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual((one(argv, "-seed"), one(argv, "-cpu")), ("7", "max"))
+        rc, argv, err = self.run_guest()
+        self.assertEqual((rc, option(argv, "-seed")), (0, []))
+
+    def test_bad_seeds(self):
+        for bad in ("010", "0x10", "-1", "abc", "", "1234567890123456789"):
+            with self.subTest(seed=bad):
+                rc, argv, err = self.run_guest("--seed", bad)
+                self.assertNotEqual(rc, 0)
+                self.assertIn("--seed %s: expected" % bad, err)
+                self.assertEqual(argv, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
