@@ -251,10 +251,10 @@ class KtapFile(Tally):
         with open(ktap) as f:
             text = f.read()
         try:
-            top = ktapcheck.parse(text)
+            return passed, failed, text, ktapcheck.parse(text)
         except ktapcheck.KtapError as e:
-            self.fail("%s\n%s" % (e, text))
-        return passed, failed, text, top
+            error = e
+        self.fail("ktapcheck.py: %s\n%s" % (error, text))
 
     def two_stages(self):
         return self.run_ktap(TWO_STAGES % self.write("boot.results", BOOT_RESULTS))
