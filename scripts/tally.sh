@@ -8,18 +8,37 @@
 # A step's readers fail a test that should have a result and has none: a
 # step that stopped early or found nothing to do must not stay green by
 # adding no test (scripts/tests/test_tally_sh.py plants those faults).
+#
+# Every test is also kept with its stage ($STAGE_NAME when it is counted,
+# "tests" without one) for the machine-readable copy summary writes when
+# RESULTS_KTAP names a file: KTAP (Documentation/dev-tools/ktap.rst in the
+# kernel tree), one test per stage with one subtest per test counted in
+# it, which the tree's tools/testing/kunit/kunit.py parse reads.
 
 PASSED=0
 FAILED=0
 FAILURES=
+# each test's stage, verdict (ok or fail) and name, in the order counted
+T_STAGE=()
+T_VERDICT=()
+T_NAME=()
+
+# record VERDICT NAME: keep a test for the KTAP file
+record() {
+	T_STAGE+=("${STAGE_NAME:-tests}")
+	T_VERDICT+=("$1")
+	T_NAME+=("$2")
+}
 
 pass() {
 	PASSED=$((PASSED + 1))
+	record ok "$1"
 	echo "ok   $1" >>"$RESULTS"
 }
 
 failed() {
 	FAILED=$((FAILED + 1))
+	record fail "$1"
 	FAILURES="$FAILURES
   $1"
 	echo "FAIL $1" >>"$RESULTS"
@@ -129,9 +148,102 @@ guest_tests() {
 	tally_status "$name (${log#"$ROOT"/})" "$res" "$status"
 }
 
+# ktap_name TEXT: TEXT as a KTAP test name or diagnostic, in KTAP_TEXT:
+# "#" (which would start a directive) as "_", blanks and control
+# characters as single spaces
+ktap_name() {
+	local text=${1//[#]/_} IFS=' '
+	local -a words
+
+	read -ra words <<<"${text//[[:cntrl:]]/ }"
+	KTAP_TEXT=${words[*]}
+}
+
+# ktap_case VERDICT NAME: a test as counted (verdict ok or fail) as a KTAP
+# case: CASE_STATUS (ok, fail or skip), CASE_NAME and CASE_DIAG.  A passed
+# NAME ending in "(skipped)" or "(skipped: WHY)" (scripts/results.py's and
+# scripts/tests/run.py's skips) is skipped, WHY its diagnostic; a failed
+# NAME's last "(...)", the log to read or the reason, is its diagnostic,
+# so that it keeps the name it passes with ("checkpatch PATCH (LOG)").
+ktap_case() {
+	local re_skip='^(.*[^[:space:]])[[:space:]]+\(skipped(:[[:space:]]*([^()]*))?\)$'
+	local re_diag='^(.*[^[:space:]])[[:space:]]+\(([^()]*)\)$'
+
+	CASE_STATUS=$1 CASE_NAME=$2 CASE_DIAG=
+	if [ "$1" = ok ] && [[ $2 =~ $re_skip ]]; then
+		CASE_STATUS=skip CASE_NAME=${BASH_REMATCH[1]} CASE_DIAG=${BASH_REMATCH[3]}
+	elif [ "$1" = fail ] && [[ $2 =~ $re_diag ]]; then
+		CASE_NAME=${BASH_REMATCH[1]} CASE_DIAG=${BASH_REMATCH[2]}
+	fi
+	ktap_name "$CASE_NAME"
+	CASE_NAME=${KTAP_TEXT:-unnamed}
+	ktap_name "$CASE_DIAG"
+	CASE_DIAG=$KTAP_TEXT
+}
+
+# write_ktap FILE: every test counted so far as KTAP version 1: one test
+# per stage, in the order of their first result, and in it one subtest per
+# test, "ok", "not ok" (after a "# NAME: DIAG" line) or "ok ... # SKIP".
+# A stage with a failed test is "not ok"; one with only skips is skipped.
+write_ktap() {
+	local file=$1 stage sname i j n failures skips
+	local -a stages=() lines=()
+	local -A seen=()
+
+	for stage in "${T_STAGE[@]}"; do
+		[ -n "${seen[$stage]+set}" ] && continue
+		seen[$stage]=1
+		stages+=("$stage")
+	done
+	{
+		echo "KTAP version 1"
+		echo "# hotcold: $PASSED passed, $FAILED failed"
+		echo "1..${#stages[@]}"
+		i=0
+		for stage in "${stages[@]}"; do
+			i=$((i + 1)) n=0 failures=0 skips=0 lines=()
+			ktap_name "$stage"
+			sname=${KTAP_TEXT:-unnamed}
+			for j in "${!T_STAGE[@]}"; do
+				[ "${T_STAGE[$j]}" = "$stage" ] || continue
+				ktap_case "${T_VERDICT[$j]}" "${T_NAME[$j]}"
+				# kunit.py would take a case named as its stage for the
+				# stage's own result line
+				[ "$CASE_NAME" != "$sname" ] || CASE_NAME="$CASE_NAME (test)"
+				n=$((n + 1))
+				case $CASE_STATUS in
+				ok) lines+=("ok $n $CASE_NAME") ;;
+				skip)
+					skips=$((skips + 1))
+					lines+=("ok $n $CASE_NAME # SKIP${CASE_DIAG:+ $CASE_DIAG}")
+					;;
+				*)
+					failures=$((failures + 1))
+					[ -z "$CASE_DIAG" ] || lines+=("# $CASE_NAME: $CASE_DIAG")
+					lines+=("not ok $n $CASE_NAME")
+					;;
+				esac
+			done
+			echo "  KTAP version 1"
+			echo "  # Subtest: $sname"
+			echo "  1..$n"
+			printf '  %s\n' "${lines[@]}"
+			if [ "$failures" -gt 0 ]; then
+				echo "not ok $i $sname"
+			elif [ "$skips" = "$n" ]; then
+				echo "ok $i $sname # SKIP"
+			else
+				echo "ok $i $sname"
+			fi
+		done
+	} >"$file.new" && mv "$file.new" "$file"
+}
+
 # summary: the failures, then the last line, "N passed, N failed"; its
-# status is non-zero on any failure
+# status is non-zero on any failure.  With RESULTS_KTAP set, it writes that
+# KTAP file first.
 summary() {
+	[ -z "${RESULTS_KTAP:-}" ] || write_ktap "$RESULTS_KTAP"
 	[ -n "$FAILURES" ] && echo "failures:$FAILURES" >&2
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]

@@ -6,7 +6,11 @@
 # and guest test, then the kernel's own mm tests (selftests and test
 # modules) on vanilla, hotcold and debug, compared, and the reliability runs.
 # Each stage prints its time; the last line is "N passed, N failed" and the
-# exit status is non-zero on any failure.
+# exit status is non-zero on any failure.  The results: build/logs/
+# test-results.txt ("ok NAME", "FAIL NAME") and test-results.ktap (KTAP,
+# one test per stage: the kernel tree's tools/testing/kunit/kunit.py parse
+# reads it).  A step the later stages need that fails stops the run there,
+# as a failed test of its stage.
 . "$(dirname "$0")/lib.sh"
 lock_build
 
@@ -16,6 +20,10 @@ PEER_FLAVOURS=${PEER_FLAVOURS:-vanilla hotcold debug}
 T_START=$(now)
 RESULTS=$LOGS/test-results.txt
 : >"$RESULTS"
+# the same tests as KTAP, one test per stage, written by summary (none
+# left from an earlier run: a run that dies before it leaves none)
+RESULTS_KTAP=$LOGS/test-results.ktap
+rm -f "$RESULTS_KTAP"
 # pass, failed, tally, check, summary and the stages' result readers
 . "$ROOT/scripts/tally.sh"
 
@@ -23,6 +31,14 @@ stage() {
 	STAGE_NAME=$1
 	STAGE_T0=$(now)
 	echo "== $1" >&2
+}
+
+# stop STEP: STEP, which the later stages need, failed (it said why): a
+# failed test of this stage, and the run ends here with its summary
+stop() {
+	failed "$STAGE_NAME: $1 (failed; the run stops here)"
+	summary
+	exit 1
 }
 
 stage_end() {
@@ -33,15 +49,15 @@ stage_end() {
 : >"$LOGS/test-times.txt"
 
 stage deps
-"$ROOT/scripts/deps.sh" test || exit 1
+"$ROOT/scripts/deps.sh" test || stop scripts/deps.sh
 stage_end
 
 stage source
-"$ROOT/scripts/source.sh" || exit 1
+"$ROOT/scripts/source.sh" || stop scripts/source.sh
 stage_end
 
 stage apply
-"$ROOT/scripts/tree.sh" sync || exit 1
+"$ROOT/scripts/tree.sh" sync || stop "scripts/tree.sh sync"
 stage_end
 
 stage checkpatch
@@ -53,16 +69,16 @@ stage_end
 ALL_FLAVOURS=$(echo "$FLAVOURS_TO_TEST $PEER_FLAVOURS" | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 for f in $ALL_FLAVOURS; do
 	stage "build $f"
-	"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
+	"$ROOT/scripts/build-kernel.sh" "$f" || stop "scripts/build-kernel.sh $f"
 	stage_end
 done
 
 stage image
-"$ROOT/scripts/initramfs.sh" || exit 1
-"$ROOT/scripts/disk.sh" || exit 1
+"$ROOT/scripts/initramfs.sh" || stop scripts/initramfs.sh
+"$ROOT/scripts/disk.sh" || stop scripts/disk.sh
 # shellcheck disable=SC2086 # a list of flavours
-"$ROOT/scripts/modules.sh" $ALL_FLAVOURS || exit 1
-"$ROOT/scripts/mmtests.sh" || exit 1
+"$ROOT/scripts/modules.sh" $ALL_FLAVOURS || stop scripts/modules.sh
+"$ROOT/scripts/mmtests.sh" || stop scripts/mmtests.sh
 stage_end
 
 stage harness
@@ -209,5 +225,5 @@ done
 stage_end
 
 echo >&2
-echo "total time: $(($(now) - T_START)) s; results in ${RESULTS#"$ROOT"/}" >&2
+echo "total time: $(($(now) - T_START)) s; results in ${RESULTS#"$ROOT"/} and ${RESULTS_KTAP#"$ROOT"/}" >&2
 summary

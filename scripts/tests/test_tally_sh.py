@@ -4,16 +4,31 @@ with: its readers must fail a step that gives fewer results than it owes.
 checkpatch_tests runs stubs in place of scripts/checkpatch.sh (one that
 prints nothing, one that stops early, one that exits 1 with only ok
 lines); guest_tests reads empty, missing and short job outputs with
-scripts/results.py."""
+scripts/results.py.  summary's KTAP file (make test's
+build/logs/test-results.ktap) is read with ktapcheck.py, and with the
+kernel tree's tools/testing/kunit/kunit.py parse when build/linux holds
+one."""
+import importlib.util
+import json
 import os
+import re
 import subprocess
+import sys
 import tempfile
 import textwrap
 import unittest
 
+sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "scripts", "tests", "data")
 SERIES = ["0001-mm-one.patch", "0002-mm-two.patch", "0003-mm-three.patch"]
+# the tree make test unpacks and patches: its KUnit tool reads KTAP
+KUNIT_PY = os.path.join(ROOT, "build", "linux", "tools", "testing", "kunit", "kunit.py")
+
+spec = importlib.util.spec_from_file_location(
+    "ktapcheck", os.path.join(ROOT, "scripts", "tests", "ktapcheck.py"))
+ktapcheck = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ktapcheck)
 
 
 class Tally(unittest.TestCase):
@@ -204,6 +219,147 @@ class TallyStatus(Tally):
         self.assertEqual((passed, failed), (1, 1))
         self.assertEqual(self.failures(lines), ["step: exit status 2 without a FAIL line"])
 
+
+# two stages as test.sh counts them: checkpatch with a failure, then a
+# boot whose results (as results.py prints them) hold two skips
+TWO_STAGES = """\
+STAGE_NAME=checkpatch
+pass "checkpatch 0001-mm-one.patch"
+failed "checkpatch 0002-mm-two.patch (build/logs/checkpatch.txt)"
+pass "checkpatch 0003-mm-three.patch"
+STAGE_NAME="boot hotcold"
+pass "boot hotcold: clean console"
+tally "%s"
+"""
+BOOT_RESULTS = """\
+ok   hotcold: pcp_hotcold.pcp_hotcold_refill
+ok   hotcold: pcp_hotcold.pcp_hotcold_drain (skipped)
+COUNT 3 0
+ok   hotcold: guest swap_test (skipped: no swap device)
+"""
+
+
+class KtapFile(Tally):
+    """summary with RESULTS_KTAP set: one test per stage (STAGE_NAME when a test
+    was counted), one subtest per test counted in it."""
+
+    def run_ktap(self, script):
+        """Run script and summary; the counts, its KTAP file's text and
+        that read by ktapcheck."""
+        ktap = self.path("test-results.ktap")
+        passed, failed, _ = self.bash('RESULTS_KTAP="%s"\n%s\nsummary || :' % (ktap, script))
+        with open(ktap) as f:
+            text = f.read()
+        try:
+            return passed, failed, text, ktapcheck.parse(text)
+        except ktapcheck.KtapError as e:
+            error = e
+        self.fail("ktapcheck.py: %s\n%s" % (error, text))
+
+    def two_stages(self):
+        return self.run_ktap(TWO_STAGES % self.write("boot.results", BOOT_RESULTS))
+
+    def test_two_stages(self):
+        passed, failed, text, top = self.two_stages()
+        self.assertEqual((passed, failed), (6, 1), text)
+        self.assertEqual(text.splitlines()[:3],
+                         ["KTAP version 1", "# hotcold: 6 passed, 1 failed", "1..2"])
+        self.assertEqual([(t.name, t.ok) for t in top.subtests],
+                         [("checkpatch", False), ("boot hotcold", True)])
+        self.assertEqual([t.counts() for t in top.subtests], [(2, 1, 0), (2, 0, 2)])
+        # the text's count: a skip passes
+        p, f, sk = top.counts()
+        self.assertEqual((p + sk, f), (passed, failed))
+
+    def test_a_failure_keeps_its_name_and_says_why(self):
+        text, top = self.two_stages()[2:]
+        case = top.subtests[0].subtests[1]
+        self.assertEqual((case.name, case.ok), ("checkpatch 0002-mm-two.patch", False))
+        self.assertEqual(case.diagnostics, ["# checkpatch 0002-mm-two.patch: build/logs/checkpatch.txt"])
+        self.assertIn("  # checkpatch 0002-mm-two.patch: build/logs/checkpatch.txt\n"
+                      "  not ok 2 checkpatch 0002-mm-two.patch\n"
+                      "  ok 3 checkpatch 0003-mm-three.patch\n"
+                      "not ok 1 checkpatch\n", text)
+
+    def test_skips(self):
+        text = self.two_stages()[2]
+        self.assertIn("  ok 3 hotcold: pcp_hotcold.pcp_hotcold_drain # SKIP\n", text)
+        self.assertIn("  ok 4 hotcold: guest swap_test # SKIP no swap device\n", text)
+
+    def test_a_stage_of_skips_is_skipped(self):
+        text, top = self.run_ktap('STAGE_NAME=a\npass "x (skipped)"\npass "y (skipped: why)"')[2:]
+        self.assertEqual(text.splitlines()[-1], "ok 1 a # SKIP")
+        self.assertTrue(top.subtests[0].skip)
+
+    def test_names_kunit_would_misread(self):
+        # "#" would start a directive; blanks; no name; a case named as its
+        # stage would end the stage for kunit.py
+        top = self.run_ktap('STAGE_NAME="a  #1"\npass "b #2\tc"\nfailed " "\n'
+                            'failed "d (why # not)"\nfailed "(e)"\npass "a _1"')[3]
+        stage = top.subtests[0]
+        self.assertEqual(stage.name, "a _1")
+        self.assertEqual([t.name for t in stage.subtests],
+                         ["b _2 c", "unnamed", "d", "(e)", "a _1 (test)"])
+        self.assertEqual(stage.subtests[2].diagnostics, ["# d: why _ not"])
+
+    def test_no_stage(self):
+        top = self.run_ktap('pass a\nfailed b')[3]
+        self.assertEqual([(t.name, t.counts()) for t in top.subtests], [("tests", (1, 1, 0))])
+
+    def test_a_stage_again_adds_to_it(self):
+        top = self.run_ktap('STAGE_NAME=a\npass 1\nSTAGE_NAME=b\npass 2\nSTAGE_NAME=a\npass 3')[3]
+        self.assertEqual([(t.name, [c.name for c in t.subtests]) for t in top.subtests],
+                         [("a", ["1", "3"]), ("b", ["2"])])
+
+    def test_nothing_counted(self):
+        text = self.run_ktap(":")[2]
+        self.assertEqual(text, "KTAP version 1\n# hotcold: 0 passed, 0 failed\n1..0\n")
+
+    def test_no_file_without_ktap(self):
+        self.bash("pass a\nsummary")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["build", "results.txt"])
+
+    def kunit_parse(self):
+        """kunit.py parse of the KTAP file: its exit status, stdout, JSON."""
+        if not os.path.exists(KUNIT_PY):
+            self.skipTest("no kernel tree at build/linux (make test unpacks it): "
+                          "kunit.py parse not run, ktapcheck.py only")
+        out = self.path("kunit.json")
+        # -B: nothing written into the tree
+        p = subprocess.run([sys.executable, "-B", KUNIT_PY, "parse", "--json=" + out,
+                            self.path("test-results.ktap")], capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        # it reads every line: not one parse error
+        self.assertNotIn("[ERROR]", p.stdout)
+        with open(out) as f:
+            return p.returncode, p.stdout, json.load(f)
+
+    def test_kunit_parse_reads_it(self):
+        self.two_stages()
+        status, out, tree = self.kunit_parse()
+        # it exits 1 for the failed test
+        self.assertEqual(status, 1, out)
+        self.assertRegex(out, r"Testing complete\. Ran 7 tests: passed: 4, failed: 1, skipped: 2\n")
+        self.assertEqual([(g["name"], [c["status"] for c in g["test_cases"]])
+                          for g in tree["sub_groups"]],
+                         [("checkpatch", ["PASS", "FAIL", "PASS"]),
+                          ("boot hotcold", ["PASS", "PASS", "SKIP", "SKIP"])])
+
+    def test_kunit_parse_reads_odd_names(self):
+        self.run_ktap('STAGE_NAME="a  #1"\npass "b #2\tc"\nfailed " "\n'
+                      'failed "d (why # not)"\npass "- e"\npass "a _1"')
+        status, out, tree = self.kunit_parse()
+        self.assertEqual(status, 1, out)
+        self.assertRegex(out, r"Ran 5 tests: passed: 3, failed: 2\n")
+        self.assertEqual([(g["name"], [c["name"] for c in g["test_cases"]])
+                          for g in tree["sub_groups"]],
+                         [("a _1", ["b _2 c", "unnamed", "d", "e", "a _1 (test)"])])
+
+    def test_kunit_parse_passing_run(self):
+        self.run_ktap('STAGE_NAME=a\npass 1\nSTAGE_NAME="b c"\npass 2\npass "3 (skipped)"')
+        status, out, _ = self.kunit_parse()
+        self.assertEqual(status, 0, out)
+        self.assertRegex(out, r"Ran 3 tests: passed: 2, skipped: 1\n")
 
 if __name__ == "__main__":
     unittest.main()
