@@ -45,9 +45,13 @@
 # the report's curves) run in the deterministic modes only, in a boot of
 # their own that only vanilla, hotcold and single boot.
 #
-# Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
-# (icount, cachesim), report.md and ratios.png.  Each mode replaces only
-# its own results.
+# Results in a directory of the run's own, build/bench/STAMP/ (STAMP: the
+# start, UTC, and NAME: 20261206-0130-quick), build/bench/latest pointing
+# at the newest: results.csv and vmstat.csv (wall), det.csv (icount,
+# cachesim), the plan, calibrate.txt, report.md and its charts.  A run
+# holds only what its own boots measured: a run of MODES=wall has no
+# det.csv rows, the run before it keeps its own (bench/report.py compare
+# RUN_A RUN_B sets two runs side by side).
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 3), SECS per wall workload (default 1), SCALE of the fixed work (default
@@ -65,7 +69,9 @@
 # L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
 # associative: capacity misses only), SHUFFLE (default 1: the seeded,
 # shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
-# and no shuffle, as before issue 31), and scripts/disk.sh's BIG_MB.
+# and no shuffle, as before issue 31), NAME (the run directory's name
+# after its date and time; default quick with QUICK=1, else bench) and
+# scripts/disk.sh's BIG_MB.
 # Every setting is checked before anything is built, booted or written
 # (below, up to lock_build: the values each takes); a bad one fails the
 # run at once and changes nothing.
@@ -106,6 +112,13 @@ setting_choice L3WAYS 0 1 2 4 8 16 32 64
 # differ by their warm-up only (for comparison)
 SHUFFLE=${SHUFFLE:-1}
 setting_bool SHUFFLE
+# the run's directory, build/bench/DATE-TIME-NAME (bench_run_dir)
+if [ "$QUICK" = 1 ]; then
+	NAME=${NAME:-quick}
+else
+	NAME=${NAME:-bench}
+fi
+setting_name NAME 40
 # the scratch disk's (BIG_MB)
 "$ROOT/scripts/disk.sh" settings || exit 1
 # run-guest.sh's overrides, for build-series (the image every boot
@@ -163,7 +176,6 @@ if [ -n "$DET_WORKLOADS" ]; then
 		fail "WORKLOADS=$WORKLOADS: only wall-mode workloads, and MODES asks for a deterministic mode -- add MODES=wall or a workload of bench/workloads.tsv with modes det" ;;
 	esac
 fi
-OUT=$BUILD/bench
 # The simulated machine and the CPU model whose CPUID describes it to the
 # guest kernel (the exit threshold, patch 9, is its LLC slice), for the
 # GEOMETRY checked above.  L2 and
@@ -238,7 +250,11 @@ esac
 # every setting checked: from here on the run builds, boots and writes
 step setup
 lock_build
-mkdir -p "$OUT"
+# the run's directory (its name: when it started, UTC, and NAME) and
+# build/bench/latest, which points at it from here on, a failed run too
+RUN_T=$(date +%s)
+OUT=$(bench_run_dir "$BUILD/bench" "$NAME" "$(date -u -d "@$RUN_T" +%Y%m%d-%H%M)") || exit 1
+msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest)"
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
@@ -333,15 +349,18 @@ export BENCH_STAMP
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
 	echo "sweep_configs=$SWEEP_CONFIGS"
 	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
-	# the stamp of report.md: when, on what, asked how
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	# the stamp of report.md: which run, when, on what, asked how, and
+	# the det.csv rows' stamp
+	echo "run=${OUT##*/}"
+	echo "date=$(date -u -d "@$RUN_T" '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
 	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB; do
+		L2WAYS L3WAYS SHUFFLE BIG_MB NAME; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
+	echo "bench_stamp=$BENCH_STAMP"
 } >"$OUT/plan"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
@@ -572,9 +591,7 @@ det_mode() {
 	local mode=$1 check=${2:-} t0 jobs parts p
 	step "bench $mode"
 	t0=$(now)
-	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	[ -z "$check" ] ||
-		rm -f "$OUT/$check"-*.csv "$OUT/$check"-*.phases "$OUT/$check"-*.phases.profile
+	# (the run's directory is new: no boot's rows of another run in it)
 	jobs=$OUT/$mode.jobs
 	(
 		det_jobs "$mode" || exit 1
@@ -624,8 +641,8 @@ icount_derived() {
 	msg "icount: $n boots' rows from the cachesim boots; vanilla round 1 booted ($checked boots) and equal"
 }
 
-# Each mode replaces its own results; the report shows the latest of each
-# (so MODES=wall after a full run refreshes only the wall tables).
+# The run's own results only: a mode this run did not ask for has no rows
+# here (the run that measured it keeps them in its own directory).
 det=$OUT/det.csv
 both=
 case " $MODES " in *" icount "*) case " $MODES " in *" cachesim "*) both=1 ;; esac ;; esac
@@ -651,3 +668,4 @@ step report
 python3 "$ROOT/bench/report.py" report "$OUT" ||
 	fail "the report failed (bench/report.py): a target the run asked for had no data (NOT RUN, above), or the chart failed -- see $OUT/report.md"
 cat "$OUT/report.md"
+msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest)"
