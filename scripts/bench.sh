@@ -27,7 +27,7 @@
 # comparing two binaries; deterministic modes only).  CONFIGS selects them
 # by name (default: vanilla hotcold hotcold-off single nopcp
 # vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
-# are DET_ROUNDS rounds per configuration, two boots at a time from one
+# are DET_ROUNDS rounds per configuration, JOBS boots at a time from one
 # queue (host timing does not enter them: det_mode); round r of every
 # configuration boots with QEMU's -seed S_r (lib.sh's BENCH_SEEDS) and
 # page_alloc.shuffle=1, so that each round samples another boot state
@@ -70,8 +70,9 @@
 # associative: capacity misses only), SHUFFLE (default 1: the seeded,
 # shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
 # and no shuffle, as before issue 31), NAME (the run directory's name
-# after its date and time; default quick with QUICK=1, else bench) and
-# scripts/disk.sh's BIG_MB.
+# after its date and time; default quick with QUICK=1, else bench), JOBS
+# (the deterministic boots at once; default: the host's cores or what
+# its memory holds, lib.sh's bench_workers) and scripts/disk.sh's BIG_MB.
 # Every setting is checked before anything is built, booted or written
 # (below, up to lock_build: the values each takes); a bad one fails the
 # run at once and changes nothing.
@@ -119,6 +120,13 @@ else
 	NAME=${NAME:-bench}
 fi
 setting_name NAME 40
+# the deterministic boots at once: a core and BENCH_GUEST_MB +
+# BENCH_QEMU_MB of memory each (lib.sh); more than the cores only share
+# them (the counts stay the same, the run takes longer)
+JOBS=${JOBS:-$(bench_workers)}
+setting_int JOBS 1 64
+[ "$JOBS" -le "$(nproc)" ] ||
+	msg "JOBS=$JOBS: more boots at once than this host's $(nproc) cores -- they share them: the same counts, later"
 # the scratch disk's (BIG_MB)
 "$ROOT/scripts/disk.sh" settings || exit 1
 # run-guest.sh's overrides, for build-series (the image every boot
@@ -356,11 +364,12 @@ export BENCH_STAMP
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
 	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB NAME; do
+		L2WAYS L3WAYS SHUFFLE BIG_MB NAME JOBS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
 	echo "bench_stamp=$BENCH_STAMP"
+	echo "jobs=$JOBS"
 } >"$OUT/plan"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
@@ -511,7 +520,7 @@ det_boot() {
 	# (the round's seed and the shuffle apart from the configuration's
 	# append, which boot_state checks the booted allocator against)
 	# shellcheck disable=SC2086 # $disk: options
-	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
+	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$tag" \
 		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$tag.phases" \
 		${seed:+--seed "$seed" --append page_alloc.shuffle=1} \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
@@ -581,7 +590,7 @@ det_job() {
 }
 
 # det_mode MODE [CHECK]: MODE's boots, DET_ROUNDS rounds of every
-# configuration (and the repeat boot), two at a time from one queue
+# configuration (and the repeat boot), JOBS at a time from one queue
 # (scripts/jobqueue.sh): a worker takes the next boot as soon as its boot
 # ends, the real programs' boots first (the longest: with one of them
 # last, one worker would run it alone).  Host timing does not enter the
@@ -602,8 +611,8 @@ det_mode() {
 			echo "$check vanilla:vanilla: 1 $p"
 		done
 	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
-	queue_run 2 "$jobs" det_job ||
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	queue_run "$JOBS" "$jobs" det_job ||
 		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"
 }

@@ -410,3 +410,39 @@ bench_flat_run() {
 	msg "the results in ${base#"$ROOT"/}/ of a run from before saved runs are now in ${dir#"$ROOT"/}/"
 }
 
+# The deterministic boots at once (make bench's JOBS).  Each boot is one
+# QEMU with one TCG thread (the cachesim plugin asks for thread=single,
+# and -icount runs every vCPU on one thread anyway, the 2-vCPU boot's
+# too): a host core each.  And memory: the guest's (BENCH_GUEST_MB, the
+# -m of every deterministic boot) and QEMU's own, BENCH_QEMU_MB, an
+# estimate no run has measured: TCG's translation buffer (up to 1 GB,
+# or an eighth of the host's memory, touched as it fills), the
+# plugin's cache model (under 20 MB for the 32 MB fully associative L3)
+# and QEMU itself.
+BENCH_GUEST_MB=384
+BENCH_QEMU_MB=512
+
+# bench_workers: JOBS's default on this host: bench_workers_of its cores
+# (nproc: those this process may run on) and its available memory
+# (MemAvailable)
+bench_workers() {
+	bench_workers_of "$(nproc 2>/dev/null)" \
+		"$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)"
+}
+
+# bench_workers_of CORES AVAIL_MB: the cores, or as many boots as AVAIL_MB
+# holds, whichever is fewer; at least 1, at most 64 (JOBS's bound).  A
+# figure missing or not a number: 1 core, or no bound from memory.
+bench_workers_of() {
+	local cores=$1 avail=$2 n per=$((BENCH_GUEST_MB + BENCH_QEMU_MB))
+
+	case $cores in '' | *[!0-9]*) cores=1 ;; esac
+	n=$cores
+	case $avail in
+	'' | *[!0-9]*) ;;
+	*) [ $((avail / per)) -ge "$n" ] || n=$((avail / per)) ;;
+	esac
+	[ "$n" -ge 1 ] || n=1
+	[ "$n" -le 64 ] || n=64
+	echo "$n"
+}
