@@ -677,4 +677,4 @@ step report
 python3 "$ROOT/bench/report.py" report "$OUT" ||
 	fail "the report failed (bench/report.py): a target the run asked for had no data (NOT RUN, above), or the chart failed -- see $OUT/report.md"
 cat "$OUT/report.md"
-msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest)"
+msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest); its report's files alone: bench/report.py archive ${OUT##*/} DEST"

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runs: make bench's saved runs (scripts/bench.sh writes each to
 build/bench/STAMP/, build/bench/latest the newest): finding one by its
-name and comparing two (compare_runs: per workload, metric and
+name, comparing two (compare_runs: per workload, metric and
 configuration, run A's figure beside run B's and the change between
-them)."""
+them) and archiving the files a run's report is rendered from
+(archive: for committing a published run)."""
 import csv
 import math
 import os
+import shutil
 import statistics
 import sys
 
@@ -16,6 +18,14 @@ from .render import DET_METRICS, fmt, refused
 from .stats import change, ifmt, paired_ratio, ratio
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# what a run's report is rendered from (bench/report.py report): the plan,
+# the rows of every mode and the host's calibration.  Not the guest
+# outputs (build/logs/), the plugin's phase records and each boot's rows
+# (det.csv holds them all), the job lists, the calibrate binary, nor
+# report.md and its charts, which the report writes.
+ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt")
+
 
 def runs_dir():
     """build/bench of this checkout ($BUILD/bench, as scripts/lib.sh)"""
@@ -225,3 +235,44 @@ def compare_runs(a, b):
     print("\n".join(out))
     return 0
 
+
+def archive(run, dest):
+    """Copies the files a run's report is rendered from (ARCHIVE) to DEST,
+    a new or empty directory, so that report.py report DEST renders the
+    run's report from them alone (with this checkout's bench/prices.tsv,
+    bench/workloads.tsv and report code: those of the plan's commit
+    reproduce it).  1, copying nothing, when the run's plan does not
+    parse, a file its modes write is missing (a run that failed before
+    its end), or DEST holds anything."""
+    try:
+        plan = load_plan(run)
+    except InputError as e:
+        return refused(e)
+    need = ["plan"]
+    if set(plan["modes"]) & {"icount", "cachesim"}:
+        need.append("det.csv")
+    if "wall" in plan["modes"]:
+        need += ["results.csv", "vmstat.csv"]
+    if "cachesim" in plan["modes"]:
+        need.append("calibrate.txt")
+    missing = [f for f in need if not os.path.isfile(os.path.join(run, f))]
+    if missing:
+        print("report.py: FAILED: %s: no %s, which its plan's modes (%s) write -- a run that "
+              "did not finish? nothing archived" % (run, ", ".join(missing),
+                                                    " ".join(plan["modes"])), file=sys.stderr)
+        return 1
+    if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
+        print("report.py: FAILED: %s: exists and is not an empty directory -- an archive is "
+              "written to a new one, never over another" % dest, file=sys.stderr)
+        return 1
+    os.makedirs(dest, exist_ok=True)
+    copied = []
+    for f in ARCHIVE:
+        src = os.path.join(run, f)
+        if os.path.isfile(src):
+            shutil.copyfile(src, os.path.join(dest, f))
+            copied.append(f)
+    size = sum(os.path.getsize(os.path.join(dest, f)) for f in copied)
+    print("report.py: archived %s of %s in %s (%d KB); render it with report.py report %s" % (
+        ", ".join(copied), run, dest, (size + 1023) // 1024, dest))
+    return 0

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of bench/report.py's saved runs: compare RUN_A RUN_B (two
-runs side by side, one table).  The runs are the synthetic ones under bench/tests/data (run-a,
+runs side by side, one table), archive RUN DEST (the files a run's
+report is rendered from) and report DEST (rendered from the archive
+alone).  The runs are the synthetic ones under bench/tests/data (run-a,
 run-b: bench/tests/data/make_runs.py writes them; no kernel ran), copied
 to a temporary directory where a case changes them."""
 import contextlib
@@ -216,6 +218,89 @@ class Change(unittest.TestCase):
 
     def test_no_value(self):
         self.assertIsNone(stats.change([], [0.0]))
+
+
+class Archive(Fixtures):
+    def run_with_leftovers(self):
+        """run A as scripts/bench.sh leaves a run's directory: besides its
+        files, the report and charts, each boot's rows and phases, the job
+        lists and the calibrate binary"""
+        for f in ("report.md", "icount.png", "cachesim.png", "ratios.png", "ratios.dat",
+                  "cachesim-vanilla-1-mem.csv", "cachesim-vanilla-1-mem.phases",
+                  "cachesim.jobs", "calibrate"):
+            with open(os.path.join(self.a, f), "w") as fh:
+                fh.write("leftover\n")
+        return self.a
+
+    def test_archive_then_report_from_it_alone(self):
+        run = self.run_with_leftovers()
+        # the report the run itself renders
+        rc0, want, err0 = render(self.copy("run-a", "rendered"))
+        self.assertEqual(rc0, 0, err0)
+        dest = os.path.join(self.tmp.name, "results", "2000-01-01")
+        rc, out, err = cli("archive", run, dest)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt of", out)
+        self.assertEqual(sorted(os.listdir(dest)), sorted(runs.ARCHIVE))
+        for f in runs.ARCHIVE:
+            with open(os.path.join(dest, f)) as x, open(os.path.join(DATA, "run-a", f)) as y:
+                self.assertEqual(x.read(), y.read(), f)
+        # the run gone, the archive renders the same report
+        shutil.rmtree(run)
+        rc, got, err = render(dest)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(got, want)
+        # and compares like the run
+        rc, out, err = cli("compare", dest, self.b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(rows(out, "exit_flood", "simulated L2 misses/op", "hotcold/vanilla")[2],
+                         "0.8890 [0.877-0.902] better")
+
+    def test_a_wall_run_needs_its_wall_files_only(self):
+        self.rewrite(os.path.join(self.a, "plan"),
+                     lambda line: "modes=wall\n" if line.startswith("modes=") else line)
+        for f in ("det.csv", "calibrate.txt"):
+            os.remove(os.path.join(self.a, f))
+        dest = os.path.join(self.tmp.name, "wall")
+        rc, _, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(os.listdir(dest)), ["plan", "results.csv", "vmstat.csv"])
+        rc, got, err = render(dest)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("## wall: timed runs (noise-bound)", got)
+
+    def test_a_run_that_did_not_finish_is_not_archived(self):
+        os.remove(os.path.join(self.a, "det.csv"))
+        dest = os.path.join(self.tmp.name, "dest")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("%s: no det.csv, which its plan's modes (wall icount cachesim) write"
+                      % self.a, err)
+        self.assertFalse(os.path.exists(dest))
+
+    def test_no_plan_is_not_archived(self):
+        os.remove(os.path.join(self.a, "plan"))
+        dest = os.path.join(self.tmp.name, "dest")
+        rc, _, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("FAILED: %s: no plan" % os.path.join(self.a, "plan"), err)
+        self.assertFalse(os.path.exists(dest))
+
+    def test_never_over_another(self):
+        dest = os.path.join(self.tmp.name, "dest")
+        os.makedirs(dest)
+        with open(os.path.join(dest, "det.csv"), "w") as f:
+            f.write("another run's\n")
+        rc, _, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("%s: exists and is not an empty directory" % dest, err)
+        self.assertEqual(os.listdir(dest), ["det.csv"])
+        with open(os.path.join(dest, "det.csv")) as f:
+            self.assertEqual(f.read(), "another run's\n")
+        # an empty directory is taken
+        os.remove(os.path.join(dest, "det.csv"))
+        rc, _, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
 
 
 class FixturesAreMakeRuns(unittest.TestCase):
