@@ -68,14 +68,16 @@ def load_run(path):
 
 def logs(per, c, key):
     """c's per-round logs of KEY in one run: vanilla's values, another
-    configuration's ratios to vanilla (rounds paired by number); None with
-    a value of 0 (no log), [] without rounds"""
+    configuration's ratios to vanilla (rounds paired by number; a round
+    where both are 0 a ratio of 1, as paired_ratio); None with a value of
+    0 (no log), [] without rounds"""
     rounds = per.get(c, {}).get("rounds", {})
     if c == BASE:
         vs = [m[key] for m in rounds.values() if m.get(key) is not None]
     else:
         b = per.get(BASE, {}).get("rounds", {})
-        vs = [rounds[r][key] / b[r][key] if b[r][key] else 0.0 for r in sorted(rounds)
+        vs = [rounds[r][key] / b[r][key] if b[r][key] else (0.0 if rounds[r][key] else 1.0)
+              for r in sorted(rounds)
               if r in b and rounds[r].get(key) is not None and b[r].get(key) is not None]
     return None if any(v <= 0 for v in vs) else [math.log(v) for v in vs]
 

@@ -194,6 +194,25 @@ class CompareRuns(Fixtures):
         self.assertTrue(all(c.startswith("1.0000 ") for c in changes), changes)
 
 
+class Logs(unittest.TestCase):
+    """runs.logs: the per-round logs the change's interval is made of"""
+
+    PER = {"vanilla": {"rounds": {1: {"m": 2.0}, 2: {"m": 0.0}, 3: {"m": 4.0}}},
+           "hotcold": {"rounds": {1: {"m": 1.0}, 2: {"m": 0.0}, 3: {"m": 4.0}}},
+           "single": {"rounds": {1: {"m": 1.0}, 2: {"m": 1.0}}}}
+
+    def test_ratios_paired_by_round(self):
+        # round 2, 0 on both sides: a ratio of 1, as paired_ratio counts it
+        self.assertEqual(runs.logs(self.PER, "hotcold", "m"), [math.log(0.5), 0.0, 0.0])
+
+    def test_a_zero_has_no_log(self):
+        self.assertIsNone(runs.logs(self.PER, "vanilla", "m"))
+        self.assertIsNone(runs.logs(self.PER, "single", "m"))
+
+    def test_no_rounds(self):
+        self.assertEqual(runs.logs(self.PER, "nopcp", "m"), [])
+
+
 class Change(unittest.TestCase):
     """stats.change: run B against run A, Welch's t on the per-round logs"""
 
