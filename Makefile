@@ -15,7 +15,7 @@ help:
 	@echo
 	@echo "  make test          build, boot and test the series (KUnit, guest tests,"
 	@echo "                     debug kernel, checkpatch); last line: N passed, N failed"
-	@echo "  make bench         vanilla vs hotcold vs hotcold-off; report in build/bench/"
+	@echo "  make bench         vanilla vs hotcold vs hotcold-off; report in build/bench/latest/"
 	@echo "  make bench QUICK=1 the same, short"
 	@echo "  make unit          the harness's own tests, no kernel, no root, in seconds:"
 	@echo "                     Python unit tests, shellcheck, the cache model's host"

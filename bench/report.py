@@ -41,13 +41,27 @@ report.md then says only that).
 The modules, under bench/hcreport/: workloads (the workload table,
 bench/workloads.tsv), ingest (the run's files, the price table), stats
 (paired intervals and verdicts, A/A, sign test), targets, render
-(report.md, summary, compare) and charts.
+(report.md, summary, compare), runs (saved runs: two compared, one
+archived) and charts.
+
+A run is a directory (scripts/bench.sh writes each run to
+build/bench/STAMP/, build/bench/latest the newest) or the name of one
+under build/bench/ (20261206-0130-quick, latest).
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       cachesim.png and ratios.png (wall)
        report.py summary OUTDIR       the compact deterministic table (README)
        report.py compare OUTDIR       every metric, every configuration against
                                       vanilla, with 95 % intervals (cover letter)
+       report.py compare RUN_A RUN_B  two runs side by side: per workload,
+                                      metric and configuration, A's figure,
+                                      B's and B/A with its 95 % interval
+       report.py archive RUN DEST     copies the files RUN's report is
+                                      rendered from (the plan, det.csv,
+                                      results.csv, vmstat.csv,
+                                      calibrate.txt) to DEST, a new
+                                      directory: report.py report DEST
+                                      renders it from them alone
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
@@ -74,16 +88,17 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # the names the command line and the unit tests use
-__all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "boot_state", "charts", "compare", "cv",
-           "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan",
-           "load_prices", "paired_ratio", "price", "report", "sign_test", "summary", "t975",
-           "verdict", "workloads"]
+__all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "charts",
+           "compare", "compare_runs", "cv", "det_rows", "icount_rows", "load_all",
+           "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
+           "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
 from hcreport import charts, ingest, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
 from hcreport.render import compare, report, summary  # noqa: E402,F401
+from hcreport.runs import archive, compare_runs, run_path  # noqa: E402,F401
 from hcreport.stats import cv, paired_ratio, sign_test, t975, verdict  # noqa: E402,F401
 
 
@@ -100,12 +115,17 @@ def main():
         return icount_rows(*sys.argv[2:])
     if cmd == "workloads":
         return workloads.main(sys.argv[2:])
-    if cmd == "summary" and len(sys.argv) == 3:
-        return summary(sys.argv[2])
-    if cmd == "compare" and len(sys.argv) == 3:
-        return compare(sys.argv[2])
-    if cmd == "report" and len(sys.argv) == 3:
-        return report(sys.argv[2])
+    runs = [run_path(a) for a in sys.argv[2:]]
+    if cmd == "summary" and len(runs) == 1:
+        return summary(runs[0])
+    if cmd == "compare" and len(runs) == 1:
+        return compare(runs[0])
+    if cmd == "compare" and len(runs) == 2:
+        return compare_runs(*runs)
+    if cmd == "archive" and len(runs) == 2:
+        return archive(runs[0], sys.argv[3])
+    if cmd == "report" and len(runs) == 1:
+        return report(runs[0])
     print(__doc__, file=sys.stderr)
     return 2
 

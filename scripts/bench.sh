@@ -27,7 +27,7 @@
 # comparing two binaries; deterministic modes only).  CONFIGS selects them
 # by name (default: vanilla hotcold hotcold-off single nopcp
 # vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
-# are DET_ROUNDS rounds per configuration, two boots at a time from one
+# are DET_ROUNDS rounds per configuration, JOBS boots at a time from one
 # queue (host timing does not enter them: det_mode); round r of every
 # configuration boots with QEMU's -seed S_r (lib.sh's BENCH_SEEDS) and
 # page_alloc.shuffle=1, so that each round samples another boot state
@@ -45,9 +45,13 @@
 # the report's curves) run in the deterministic modes only, in a boot of
 # their own that only vanilla, hotcold and single boot.
 #
-# Results in build/bench/: results.csv and vmstat.csv (wall), det.csv
-# (icount, cachesim), report.md and ratios.png.  Each mode replaces only
-# its own results.
+# Results in a directory of the run's own, build/bench/STAMP/ (STAMP: the
+# start, UTC, and NAME: 20261206-0130-quick), build/bench/latest pointing
+# at the newest: results.csv and vmstat.csv (wall), det.csv (icount,
+# cachesim), the plan, calibrate.txt, report.md and its charts.  A run
+# holds only what its own boots measured: a run of MODES=wall has no
+# det.csv rows, the run before it keeps its own (bench/report.py compare
+# RUN_A RUN_B sets two runs side by side).
 #
 # Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
 # 3), SECS per wall workload (default 1), SCALE of the fixed work (default
@@ -65,7 +69,10 @@
 # L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
 # associative: capacity misses only), SHUFFLE (default 1: the seeded,
 # shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
-# and no shuffle, as before issue 31), and scripts/disk.sh's BIG_MB.
+# and no shuffle, as before issue 31), NAME (the run directory's name
+# after its date and time; default quick with QUICK=1, else bench), JOBS
+# (the deterministic boots at once; default: the host's cores or what
+# its memory holds, lib.sh's bench_workers) and scripts/disk.sh's BIG_MB.
 # Every setting is checked before anything is built, booted or written
 # (below, up to lock_build: the values each takes); a bad one fails the
 # run at once and changes nothing.
@@ -106,6 +113,20 @@ setting_choice L3WAYS 0 1 2 4 8 16 32 64
 # differ by their warm-up only (for comparison)
 SHUFFLE=${SHUFFLE:-1}
 setting_bool SHUFFLE
+# the run's directory, build/bench/DATE-TIME-NAME (bench_run_dir)
+if [ "$QUICK" = 1 ]; then
+	NAME=${NAME:-quick}
+else
+	NAME=${NAME:-bench}
+fi
+setting_name NAME 40
+# the deterministic boots at once: a core and BENCH_GUEST_MB +
+# BENCH_QEMU_MB of memory each (lib.sh); more than the cores only share
+# them (the counts stay the same, the run takes longer)
+JOBS=${JOBS:-$(bench_workers)}
+setting_int JOBS 1 64
+[ "$JOBS" -le "$(nproc)" ] ||
+	msg "JOBS=$JOBS: more boots at once than this host's $(nproc) cores -- they share them: the same counts, later"
 # the scratch disk's (BIG_MB)
 "$ROOT/scripts/disk.sh" settings || exit 1
 # run-guest.sh's overrides, for build-series (the image every boot
@@ -163,7 +184,6 @@ if [ -n "$DET_WORKLOADS" ]; then
 		fail "WORKLOADS=$WORKLOADS: only wall-mode workloads, and MODES asks for a deterministic mode -- add MODES=wall or a workload of bench/workloads.tsv with modes det" ;;
 	esac
 fi
-OUT=$BUILD/bench
 # The simulated machine and the CPU model whose CPUID describes it to the
 # guest kernel (the exit threshold, patch 9, is its LLC slice), for the
 # GEOMETRY checked above.  L2 and
@@ -238,7 +258,11 @@ esac
 # every setting checked: from here on the run builds, boots and writes
 step setup
 lock_build
-mkdir -p "$OUT"
+# the run's directory (its name: when it started, UTC, and NAME) and
+# build/bench/latest, which points at it from here on, a failed run too
+RUN_T=$(date +%s)
+OUT=$(bench_run_dir "$BUILD/bench" "$NAME" "$(date -u -d "@$RUN_T" +%Y%m%d-%H%M)") || exit 1
+msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest)"
 
 step deps
 "$ROOT/scripts/deps.sh" bench || exit 1
@@ -333,15 +357,19 @@ export BENCH_STAMP
 	echo "workloads=$(printf '%s' "${DET_WORKLOADS:-}" | tr -s ' \n' '  ')"
 	echo "sweep_configs=$SWEEP_CONFIGS"
 	echo "geometry=$GEOMETRY cpu=$GUEST_CPU sim=$SIM_ARGS"
-	# the stamp of report.md: when, on what, asked how
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	# the stamp of report.md: which run, when, on what, asked how, and
+	# the det.csv rows' stamp
+	echo "run=${OUT##*/}"
+	echo "date=$(date -u -d "@$RUN_T" '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
 	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB; do
+		L2WAYS L3WAYS SHUFFLE BIG_MB NAME JOBS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"
+	echo "bench_stamp=$BENCH_STAMP"
+	echo "jobs=$JOBS"
 } >"$OUT/plan"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
@@ -492,7 +520,7 @@ det_boot() {
 	# (the round's seed and the shuffle apart from the configuration's
 	# append, which boot_state checks the booted allocator against)
 	# shellcheck disable=SC2086 # $disk: options
-	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem 384 --timeout 3000 --tag "$tag" \
+	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$tag" \
 		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$tag.phases" \
 		${seed:+--seed "$seed" --append page_alloc.shuffle=1} \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
@@ -562,7 +590,7 @@ det_job() {
 }
 
 # det_mode MODE [CHECK]: MODE's boots, DET_ROUNDS rounds of every
-# configuration (and the repeat boot), two at a time from one queue
+# configuration (and the repeat boot), JOBS at a time from one queue
 # (scripts/jobqueue.sh): a worker takes the next boot as soon as its boot
 # ends, the real programs' boots first (the longest: with one of them
 # last, one worker would run it alone).  Host timing does not enter the
@@ -572,9 +600,7 @@ det_mode() {
 	local mode=$1 check=${2:-} t0 jobs parts p
 	step "bench $mode"
 	t0=$(now)
-	rm -f "$OUT/$mode"-*.csv "$OUT/$mode"-*.phases "$OUT/$mode"-*.phases.profile
-	[ -z "$check" ] ||
-		rm -f "$OUT/$check"-*.csv "$OUT/$check"-*.phases "$OUT/$check"-*.phases.profile
+	# (the run's directory is new: no boot's rows of another run in it)
 	jobs=$OUT/$mode.jobs
 	(
 		det_jobs "$mode" || exit 1
@@ -585,8 +611,8 @@ det_mode() {
 			echo "$check vanilla:vanilla: 1 $p"
 		done
 	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, two at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
-	queue_run 2 "$jobs" det_job ||
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	queue_run "$JOBS" "$jobs" det_job ||
 		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"
 }
@@ -624,8 +650,8 @@ icount_derived() {
 	msg "icount: $n boots' rows from the cachesim boots; vanilla round 1 booted ($checked boots) and equal"
 }
 
-# Each mode replaces its own results; the report shows the latest of each
-# (so MODES=wall after a full run refreshes only the wall tables).
+# The run's own results only: a mode this run did not ask for has no rows
+# here (the run that measured it keeps them in its own directory).
 det=$OUT/det.csv
 both=
 case " $MODES " in *" icount "*) case " $MODES " in *" cachesim "*) both=1 ;; esac ;; esac
@@ -651,3 +677,4 @@ step report
 python3 "$ROOT/bench/report.py" report "$OUT" ||
 	fail "the report failed (bench/report.py): a target the run asked for had no data (NOT RUN, above), or the chart failed -- see $OUT/report.md"
 cat "$OUT/report.md"
+msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest); its report's files alone: bench/report.py archive ${OUT##*/} DEST"

@@ -252,6 +252,9 @@ ext4_image() {
 #   setting_bool NAME           0 or 1
 #   setting_choice NAME WORD... one of the WORDs
 #   setting_words NAME WORD...  one or more of the WORDs, each once
+#   setting_name NAME MAX       a name for a file or directory: letters,
+#                               digits, '.', '_' and '-', starting with a
+#                               letter or digit, at most MAX characters
 setting_int() {
 	local v=${!1-} min=$2 max=$3
 
@@ -294,6 +297,17 @@ setting_words() {
 	fail "$name=$v: expected one or more of: $* (each once)"
 }
 
+setting_name() {
+	local v=${!1-} max=$2
+
+	# (bash's ranges are ASCII ones: globasciiranges, on since 5.0)
+	case $v in
+	'' | [!A-Za-z0-9]* | *[!A-Za-z0-9._-]*) ;;
+	*) [ ${#v} -le "$max" ] && return 0 ;;
+	esac
+	fail "$1=$v: expected a name of 1 to $max letters, digits, '.', '_' or '-', starting with a letter or digit"
+}
+
 # or_list WORD...: the words for a message, "a", "a or b", "a, b or c"
 or_list() {
 	local out=$1
@@ -333,4 +347,102 @@ bench_seed() {
 	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
 	[ ${#1} -le 3 ] && [ "$1" -le ${#seeds[@]} ] || return 1
 	echo "${seeds[$1 - 1]}"
+}
+
+# Saved runs (scripts/bench.sh; docs/bench.md, "Options and output"): each
+# make bench writes a directory of its own under build/bench/, named by
+# its start (UTC) and a short name, 20261206-0130-quick, and
+# build/bench/latest is a symlink to the newest run's.  Nothing else sits
+# directly in build/bench/.
+
+# bench_run_dir BASE NAME WHEN: make the new run's directory, BASE/WHEN-NAME
+# (WHEN: the start, as date -u +%Y%m%d-%H%M prints it), or WHEN-NAME-2,
+# -3, ... when a run of the same minute and name has that one; point
+# BASE/latest at it (a relative symlink, replaced whole); print its path.
+# A run of the layout before saved runs, its files straight in BASE,
+# first moves into a directory of its own (bench_flat_run).  Call it in
+# $(...) and check its status: fail ends only the subshell.
+bench_run_dir() {
+	local base=$1 name=$2 when=$3 dir
+
+	mkdir -p "$base" || fail "cannot make $base"
+	bench_flat_run "$base" || return 1
+	dir=$(bench_new_dir "$base" "$when-$name") || return 1
+	rm -f "$base/latest.new"
+	if ! { ln -s "${dir##*/}" "$base/latest.new" && mv -T "$base/latest.new" "$base/latest"; }; then
+		fail "cannot point $base/latest at $dir -- is latest a directory?"
+	fi
+	echo "$dir"
+}
+
+# bench_new_dir BASE STAMP: make BASE/STAMP, or BASE/STAMP-2, -3, ... if
+# it exists (mkdir: two runs never get one directory); print its path
+bench_new_dir() {
+	local dir=$1/$2 n=1
+
+	while ! mkdir "$dir" 2>/dev/null; do
+		[ -e "$dir" ] || fail "cannot make $dir"
+		n=$((n + 1))
+		[ $n -le 99 ] || fail "$1/$2-2 to -99 all exist -- remove some runs"
+		dir=$1/$2-$n
+	done
+	echo "$dir"
+}
+
+# bench_flat_run BASE: the files of a run from before saved runs
+# (plan, det.csv, report.md, ... straight in BASE) move into a run
+# directory of their own, named by the plan's date (00000000-0000 without
+# one) and "flat", so that report.py and compare read it as any run
+bench_flat_run() {
+	local base=$1 f dir when='' any=''
+
+	for f in "$base"/*; do
+		[ -f "$f" ] && [ ! -L "$f" ] && any=1 && break
+	done
+	[ -n "$any" ] || return 0
+	[ ! -f "$base/plan" ] || when=$(sed -n 's/^date=\([0-9]\{4\}\)-\([0-9][0-9]\)-\([0-9][0-9]\) \([0-9][0-9]\):\([0-9][0-9]\) UTC$/\1\2\3-\4\5/p' "$base/plan" | tail -1)
+	dir=$(bench_new_dir "$base" "${when:-00000000-0000}-flat") || return 1
+	for f in "$base"/*; do
+		if [ -f "$f" ] && [ ! -L "$f" ]; then
+			mv "$f" "$dir/" || fail "cannot move $f into $dir"
+		fi
+	done
+	msg "the results in ${base#"$ROOT"/}/ of a run from before saved runs are now in ${dir#"$ROOT"/}/"
+}
+
+# The deterministic boots at once (make bench's JOBS).  Each boot is one
+# QEMU with one TCG thread (the cachesim plugin asks for thread=single,
+# and -icount runs every vCPU on one thread anyway, the 2-vCPU boot's
+# too): a host core each.  And memory: the guest's (BENCH_GUEST_MB, the
+# -m of every deterministic boot) and QEMU's own, BENCH_QEMU_MB, an
+# estimate no run has measured: TCG's translation buffer (up to 1 GB,
+# or an eighth of the host's memory, touched as it fills), the
+# plugin's cache model (under 20 MB for the 32 MB fully associative L3)
+# and QEMU itself.
+BENCH_GUEST_MB=384
+BENCH_QEMU_MB=512
+
+# bench_workers: JOBS's default on this host: bench_workers_of its cores
+# (nproc: those this process may run on) and its available memory
+# (MemAvailable)
+bench_workers() {
+	bench_workers_of "$(nproc 2>/dev/null)" \
+		"$(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo 2>/dev/null)"
+}
+
+# bench_workers_of CORES AVAIL_MB: the cores, or as many boots as AVAIL_MB
+# holds, whichever is fewer; at least 1, at most 64 (JOBS's bound).  A
+# figure missing or not a number: 1 core, or no bound from memory.
+bench_workers_of() {
+	local cores=$1 avail=$2 n per=$((BENCH_GUEST_MB + BENCH_QEMU_MB))
+
+	case $cores in '' | *[!0-9]*) cores=1 ;; esac
+	n=$cores
+	case $avail in
+	'' | *[!0-9]*) ;;
+	*) [ $((avail / per)) -ge "$n" ] || n=$((avail / per)) ;;
+	esac
+	[ "$n" -ge 1 ] || n=1
+	[ "$n" -le 64 ] || n=64
+	echo "$n"
 }

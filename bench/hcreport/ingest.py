@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Ingest: the files of a make bench run (OUTDIR, build/bench): the plan,
+"""Ingest: the files of a make bench run (OUTDIR, build/bench/STAMP): the plan,
 results.csv and vmstat.csv (wall), calibrate.txt (the host's latencies, a
 cross-check), and det.csv, whose rows det_rows() makes from one boot's
 guest output and plugin phases and load_det() prices with
@@ -80,7 +80,10 @@ def load_plan(outdir):
             # SWEEP_CONFIGS; a plan from before it: these)
             "sweep_configs": kv.get("sweep_configs", "vanilla hotcold single").split(),
             "date": kv.get("date", ""), "commit": kv.get("commit", ""),
-            "command": kv.get("command", "")}
+            "command": kv.get("command", ""),
+            # the run's directory name and its det.csv rows' stamp (a plan
+            # from before saved runs: none)
+            "run": kv.get("run", ""), "bench_stamp": kv.get("bench_stamp", "")}
 
 def load(path):
     data = defaultdict(lambda: defaultdict(dict))

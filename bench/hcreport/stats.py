@@ -65,6 +65,28 @@ def paired_ratio(per, c, key, base=BASE):
     return Interval(n, math.exp(mean), math.exp(mean - h), math.exp(mean + h), None)
 
 
+def change(a_logs, b_logs):
+    """Run B against run A, two independent samples of per-round logs
+    (a metric's logs, or a configuration's per-round log ratios to
+    vanilla in each run): exp(mean B - mean A) and its 95 % interval,
+    Welch's t (the runs' rounds do not pair, and their spreads may
+    differ; the Welch-Satterthwaite degrees of freedom, rounded down).
+    None when a run has no value; no interval with one round in a run."""
+    a, b = list(a_logs), list(b_logs)
+    if not a or not b:
+        return None
+    d = math.fsum(b) / len(b) - math.fsum(a) / len(a)
+    n = min(len(a), len(b))
+    if n < 2:
+        return Interval(n, math.exp(d), None, None, "1 round")
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    if va + vb == 0:
+        return Interval(n, math.exp(d), math.exp(d), math.exp(d), None)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    h = t975(max(1, int(df))) * math.sqrt(va + vb)
+    return Interval(n, math.exp(d), math.exp(d - h), math.exp(d + h), None)
+
+
 def verdict(iv, higher_is_better=False):
     """better, worse or not resolved: whether the interval excludes 1, and
     on which side (the deterministic metrics are costs, lower is better;

@@ -107,7 +107,7 @@ boot_state() { :; }
 python3() { [ "${2:-}" = det-rows ] || command python3 "$@"; }
 # shellcheck disable=SC2086
 CONFIGS=$(echo $ALL_CONFIGS)
-DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2 DET_WORKLOADS=
+DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2 DET_WORKLOADS= JOBS=2
 GUEST_CPU=EPYC-Milan SIM_ARGS=l1size=32768 OUT=$BUILD/bench
 mkdir -p "$OUT"
 det_mode cachesim icount

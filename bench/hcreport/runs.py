@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Runs: make bench's saved runs (scripts/bench.sh writes each to
+build/bench/STAMP/, build/bench/latest the newest): finding one by its
+name, comparing two (compare_runs: per workload, metric and
+configuration, run A's figure beside run B's and the change between
+them) and archiving the files a run's report is rendered from
+(archive: for committing a published run)."""
+import csv
+import math
+import os
+import shutil
+import statistics
+import sys
+
+from .ingest import (BASE, LAYOUT, REPEAT, InputError, load, load_all, load_plan,
+                     read_input)
+from .render import DET_METRICS, fmt, refused
+from .stats import change, ifmt, paired_ratio, ratio
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# what a run's report is rendered from (bench/report.py report): the plan,
+# the rows of every mode and the host's calibration.  Not the guest
+# outputs (build/logs/), the plugin's phase records and each boot's rows
+# (det.csv holds them all), the job lists, the calibrate binary, nor
+# report.md and its charts, which the report writes.
+ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt")
+
+
+def runs_dir():
+    """build/bench of this checkout ($BUILD/bench, as scripts/lib.sh)"""
+    return os.path.join(os.environ.get("BUILD") or os.path.join(REPO, "build"), "bench")
+
+
+def run_path(arg):
+    """A run named on the command line: a directory, or the name of one
+    under build/bench/ (20261206-0130-quick, latest)"""
+    if os.path.isdir(arg):
+        return arg
+    named = os.path.join(runs_dir(), arg)
+    return named if os.path.isdir(named) else arg
+
+
+def det_stamps(path):
+    """the stamps of a run's det.csv rows (patches, SCALE, seeds), in order"""
+    out = []
+    if os.path.exists(path):
+        for row in csv.DictReader(read_input(path, "det.csv")):
+            s = row.get("stamp") or "no stamp"
+            if s not in out:
+                out.append(s)
+    return out
+
+
+def load_run(path):
+    """a run's plan, deterministic rows (priced) and wall rows; InputError
+    if its plan or price table does not parse"""
+    plan = load_plan(path)
+    det, configs, _, _, _ = load_all(path, plan)
+    wall, wconfigs = load(os.path.join(path, "results.csv"))
+    det = {m: t for m, t in det.items() if not m.startswith("_") and t}
+    models = sorted({m["geometry"] for per in det.get("cachesim", {}).values()
+                     for m in per.values()})
+    return {"path": path, "plan": plan, "det": det, "configs": configs, "wall": wall,
+            "wconfigs": wconfigs, "stamps": det_stamps(os.path.join(path, "det.csv")),
+            "models": models}
+
+
+def logs(per, c, key):
+    """c's per-round logs of KEY in one run: vanilla's values, another
+    configuration's ratios to vanilla (rounds paired by number; a round
+    where both are 0 a ratio of 1, as paired_ratio); None with a value of
+    0 (no log), [] without rounds"""
+    rounds = per.get(c, {}).get("rounds", {})
+    if c == BASE:
+        vs = [m[key] for m in rounds.values() if m.get(key) is not None]
+    else:
+        b = per.get(BASE, {}).get("rounds", {})
+        vs = [rounds[r][key] / b[r][key] if b[r][key] else (0.0 if rounds[r][key] else 1.0)
+              for r in sorted(rounds)
+              if r in b and rounds[r].get(key) is not None and b[r].get(key) is not None]
+    return None if any(v <= 0 for v in vs) else [math.log(v) for v in vs]
+
+
+def det_cell(per, c, key, higher):
+    """one run's cell: vanilla's median (rounds), or c's paired ratio to
+    vanilla with its 95 % interval and verdict; None: not in the run"""
+    if not per or c not in per or BASE not in per:
+        return None
+    if c == BASE:
+        return "%s (%d)" % (fmt(per[BASE][key]), len(per[BASE].get("rounds", {})))
+    iv = paired_ratio(per, c, key)
+    return None if iv is None else ifmt(iv, higher)
+
+
+def point(per, c, key):
+    """c's figure in one run, the one the change compares without an
+    interval: vanilla's median, another's paired ratio"""
+    if c == BASE:
+        return per[BASE][key]
+    iv = paired_ratio(per, c, key)
+    return None if iv is None else iv.ratio
+
+
+def det_change(pa, pb, c, key, higher):
+    """B against A: Welch's interval on the per-round logs, or the ratio
+    of the two figures alone where a round has 0"""
+    la, lb = logs(pa, c, key), logs(pb, c, key)
+    if la is not None and lb is not None:
+        iv = change(la, lb)
+        return "-" if iv is None else ifmt(iv, higher)
+    a, b = point(pa, c, key), point(pb, c, key)
+    if a is None or b is None or not a:
+        return "-"
+    return "%.4f [n/a (a round with 0)] not resolved" % (b / a)
+
+
+def label(c):
+    if c == BASE:
+        return BASE
+    return "%s/%s%s" % (c, BASE, " (A/A)" if c in (LAYOUT, REPEAT) else "")
+
+
+def det_lines(ra, rb, skip_modes):
+    """the rows of the deterministic metrics: (workload, metric, config,
+    A, B, B/A)"""
+    configs = [BASE] + list(dict.fromkeys(c for r in (ra, rb) for c in r["configs"]
+                                          if c != BASE))
+    if any(LAYOUT in per for r in (ra, rb) for t in r["det"].values() for per in t.values()):
+        configs.append(LAYOUT)
+    wls = list(dict.fromkeys(w for r in (ra, rb) for m in ("icount", "cachesim")
+                             for w in r["det"].get(m, {})))
+    rows = []
+    for wl in wls:
+        for mode, key, name, higher in DET_METRICS:
+            if mode in skip_modes:
+                continue
+            pa = ra["det"].get(mode, {}).get(wl, {})
+            pb = rb["det"].get(mode, {}).get(wl, {})
+            bases = [p[BASE] for p in (pa, pb) if BASE in p]
+            if not bases:
+                continue
+            if key == "l3m" and not any(b.get("levels") == 3 for b in bases):
+                continue
+            if key == "rate" and not any(b["rate"] for b in bases):
+                continue
+            for c in configs:
+                a, b = det_cell(pa, c, key, higher), det_cell(pb, c, key, higher)
+                if a is None and b is None:
+                    continue
+                d = det_change(pa, pb, c, key, higher) if a is not None and b is not None \
+                    else "-"
+                rows.append((wl, name, label(c), a or "-", b or "-", d))
+    return rows
+
+
+def wall_cell(per, c):
+    """one run's wall cell: vanilla's median (rounds), or c's ratio of
+    medians [min-max of the per-round ratios]"""
+    if not per.get(c) or not per.get(BASE):
+        return None, None
+    if c == BASE:
+        v = statistics.median(per[BASE].values())
+        return "%s (%d)" % (fmt(v), len(per[BASE])), v
+    r = ratio(per, c)
+    return (None, None) if r is None else ("%.3f [%.3f-%.3f]" % r, r[0])
+
+
+def wall_lines(ra, rb):
+    """the rows of the wall metrics: medians and ratios of medians, no
+    interval (wall mode claims no significance: docs/decisions.md)"""
+    configs = [BASE] + list(dict.fromkeys(c for r in (ra, rb) for c in r["wconfigs"]
+                                          if c != BASE))
+    rows = []
+    for wl, metric in dict.fromkeys(list(ra["wall"]) + list(rb["wall"])):
+        pa, pb = ra["wall"].get((wl, metric), {}), rb["wall"].get((wl, metric), {})
+        for c in configs:
+            (a, xa), (b, xb) = wall_cell(pa, c), wall_cell(pb, c)
+            if a is None and b is None:
+                continue
+            d = "%.4f (wall: no interval)" % (xb / xa) if xa and xb is not None else "-"
+            rows.append((wl, "wall " + metric, label(c), a or "-", b or "-", d))
+    return rows
+
+
+def describe(name, r):
+    p = r["plan"]
+    return "- run %s: %s: %s, %s, commit %s: `%s`; det.csv rows' stamp: %s; cache model: %s" % (
+        name, r["path"], p["run"] or "a run from before saved runs",
+        p["date"] or "an unknown date", p["commit"] or "unknown", p["command"] or "make bench",
+        " / ".join(r["stamps"]) or "no det.csv rows", " / ".join(r["models"]) or "none")
+
+
+def compare_runs(a, b):
+    """Two runs side by side, as compare-mmtests sets two mmtests runs: one
+    table, a row per workload, metric and configuration, run A's figure,
+    run B's and B over A with its 95 % interval (the deterministic
+    metrics; the wall ones without).  1, with the reason, when a plan
+    does not parse or neither run has rows."""
+    try:
+        ra, rb = load_run(a), load_run(b)
+    except InputError as e:
+        return refused(e)
+    notes, skip = [], set()
+    if ra["stamps"] and rb["stamps"] and ra["stamps"] != rb["stamps"]:
+        notes.append("The runs' det.csv stamps differ: the patches, the workload table, "
+                     "SCALE or the seeds changed between them, and B/A includes that change.")
+    if ra["models"] and rb["models"] and ra["models"] != rb["models"]:
+        skip.add("cachesim")
+        notes.append("The runs simulated different caches (A: %s; B: %s): their cachesim "
+                     "metrics are not compared." % (" / ".join(ra["models"]),
+                                                     " / ".join(rb["models"])))
+    for name, r in (("A", ra), ("B", rb)):
+        for mode in ("icount", "cachesim", "wall"):
+            has = bool(r["wall"]) if mode == "wall" else mode in r["det"]
+            if not has:
+                notes.append("Run %s has no %s rows." % (name, mode))
+    rows = det_lines(ra, rb, skip) + wall_lines(ra, rb)
+    if not rows:
+        print("report.py: compare: no rows to compare in %s and %s -- NOT RUN" % (a, b),
+              file=sys.stderr)
+        return 1
+    out = [describe("A", ra), describe("B", rb), ""] + notes + ([""] if notes else []) + [
+        "Per workload, metric and configuration, run A's figure and run B's: vanilla's "
+        "median over its rounds (how many in brackets), and each other configuration's "
+        "ratio to vanilla in that run, the geometric mean of its per-round ratios with "
+        "its 95 % interval and verdict (as `report.py compare RUN`).  B/A: run B's "
+        "figure over run A's, the geometric mean of B's per-round values (or ratios) "
+        "over A's, with a 95 % interval (Welch's t on the per-round logs: two runs' "
+        "rounds do not pair) and whether B is `better`, `worse` or `not resolved` "
+        "against A (lower is better but for `rate`).  Wall rows: medians and ratios of "
+        "medians [min-max of the per-round ratios], and B/A without an interval "
+        "(noise-bound).  `-`: not in that run.", "",
+        "| workload | metric | configuration | run A | run B | B/A |",
+        "|---|---|---|---|---|---|"]
+    out += ["| %s |" % " | ".join(r) for r in rows]
+    print("\n".join(out))
+    return 0
+
+
+def archive(run, dest):
+    """Copies the files a run's report is rendered from (ARCHIVE) to DEST,
+    a new or empty directory, so that report.py report DEST renders the
+    run's report from them alone (with this checkout's bench/prices.tsv,
+    bench/workloads.tsv and report code: those of the plan's commit
+    reproduce it).  1, copying nothing, when the run's plan does not
+    parse, a file its modes write is missing (a run that failed before
+    its end), or DEST holds anything."""
+    try:
+        plan = load_plan(run)
+    except InputError as e:
+        return refused(e)
+    need = ["plan"]
+    if set(plan["modes"]) & {"icount", "cachesim"}:
+        need.append("det.csv")
+    if "wall" in plan["modes"]:
+        need += ["results.csv", "vmstat.csv"]
+    if "cachesim" in plan["modes"]:
+        need.append("calibrate.txt")
+    missing = [f for f in need if not os.path.isfile(os.path.join(run, f))]
+    if missing:
+        print("report.py: FAILED: %s: no %s, which its plan's modes (%s) write -- a run that "
+              "did not finish? nothing archived" % (run, ", ".join(missing),
+                                                    " ".join(plan["modes"])), file=sys.stderr)
+        return 1
+    if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
+        print("report.py: FAILED: %s: exists and is not an empty directory -- an archive is "
+              "written to a new one, never over another" % dest, file=sys.stderr)
+        return 1
+    os.makedirs(dest, exist_ok=True)
+    copied = []
+    for f in ARCHIVE:
+        src = os.path.join(run, f)
+        if os.path.isfile(src):
+            shutil.copyfile(src, os.path.join(dest, f))
+            copied.append(f)
+    size = sum(os.path.getsize(os.path.join(dest, f)) for f in copied)
+    print("report.py: archived %s of %s in %s (%d KB); render it with report.py report %s" % (
+        ", ".join(copied), run, dest, (size + 1023) // 1024, dest))
+    return 0
