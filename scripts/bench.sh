@@ -46,7 +46,7 @@
 # their own that only vanilla, hotcold and single boot.
 #
 # Results in a directory of the run's own, build/bench/STAMP/ (STAMP: the
-# start, UTC, and NAME: 20261206-0130-quick), build/bench/latest pointing
+# start, UTC, and RUN_NAME: 20261206-0130-quick), build/bench/latest pointing
 # at the newest: results.csv and vmstat.csv (wall), det.csv (icount,
 # cachesim), the plan, calibrate.txt, report.md and its charts.  A run
 # holds only what its own boots measured: a run of MODES=wall has no
@@ -69,7 +69,7 @@
 # L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
 # associative: capacity misses only), SHUFFLE (default 1: the seeded,
 # shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
-# and no shuffle, as before issue 31), NAME (the run directory's name
+# and no shuffle, as before issue 31), RUN_NAME (the run directory's name
 # after its date and time; default quick with QUICK=1, else bench), JOBS
 # (the deterministic boots at once; default: the host's cores or what
 # its memory holds, lib.sh's bench_workers) and scripts/disk.sh's BIG_MB.
@@ -115,11 +115,11 @@ SHUFFLE=${SHUFFLE:-1}
 setting_bool SHUFFLE
 # the run's directory, build/bench/DATE-TIME-NAME (bench_run_dir)
 if [ "$QUICK" = 1 ]; then
-	NAME=${NAME:-quick}
+	RUN_NAME=${RUN_NAME:-quick}
 else
-	NAME=${NAME:-bench}
+	RUN_NAME=${RUN_NAME:-bench}
 fi
-setting_name NAME 40
+setting_name RUN_NAME 40
 # the deterministic boots at once: a core and BENCH_GUEST_MB +
 # BENCH_QEMU_MB of memory each (lib.sh); more than the cores only share
 # them (the counts stay the same, the run takes longer)
@@ -258,10 +258,10 @@ esac
 # every setting checked: from here on the run builds, boots and writes
 step setup
 lock_build
-# the run's directory (its name: when it started, UTC, and NAME) and
+# the run's directory (its name: when it started, UTC, and RUN_NAME) and
 # build/bench/latest, which points at it from here on, a failed run too
 RUN_T=$(date +%s)
-OUT=$(bench_run_dir "$BUILD/bench" "$NAME" "$(date -u -d "@$RUN_T" +%Y%m%d-%H%M)") || exit 1
+OUT=$(bench_run_dir "$BUILD/bench" "$RUN_NAME" "$(date -u -d "@$RUN_T" +%Y%m%d-%H%M)") || exit 1
 msg "this run's results: ${OUT#"$ROOT"/}/ (${BUILD#"$ROOT"/}/bench/latest)"
 
 step deps
@@ -364,7 +364,7 @@ export BENCH_STAMP
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	cmd=
 	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB NAME JOBS; do
+		L2WAYS L3WAYS SHUFFLE BIG_MB RUN_NAME JOBS; do
 		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
 	done
 	echo "command=${cmd# } make bench"

@@ -129,12 +129,12 @@ class BenchSettings(Refusals):
         says = "expected a whole number from 384 to 4096"
         self.refused("BIG_MB", ("64", says), ("1G", says))
 
-    def test_name(self):
+    def test_run_name(self):
         # (the run directory's name after its date and time: no path, no
         # space, no glob, no option)
         says = ("expected a name of 1 to 40 letters, digits, '.', '_' or '-', starting with "
                 "a letter or digit")
-        self.refused("NAME", ("a/b", says), ("../x", says), ("-x", says), (".x", says),
+        self.refused("RUN_NAME", ("a/b", says), ("../x", says), ("-x", says), (".x", says),
                      ("a b", says), ("a*", says), ("r\u00e9sultat", says), ("x" * 41, says))
 
     def test_jobs(self):
@@ -163,12 +163,12 @@ class BenchSettings(Refusals):
         self.assert_passes(MODES="cachesim wall", ROUNDS="20", SECS="30", SCALE="10",
                            DET_ROUNDS="20", PROG_ROUNDS="20", SWEEP_ROUNDS="20",
                            GEOMETRY="v1", L2WAYS="64", L3WAYS="0", BIG_MB="4096", QUICK="0",
-                           SHUFFLE="0", NAME="x" * 40, JOBS="64")
+                           SHUFFLE="0", RUN_NAME="x" * 40, JOBS="64")
         self.assert_passes(MODES="icount", ROUNDS="1", SECS="1", SCALE="1", DET_ROUNDS="1",
                            PROG_ROUNDS="1", SWEEP_ROUNDS="1", L2WAYS="1", L3WAYS="16",
                            BIG_MB="384", WORKLOADS="pagefault_anon", SHUFFLE="1",
-                           NAME="v3_rc1-full.2", JOBS="1")
-        self.assert_passes(NAME="", JOBS="")
+                           RUN_NAME="v3_rc1-full.2", JOBS="1")
+        self.assert_passes(RUN_NAME="", JOBS="")
 
     def test_every_setting_has_a_case(self):
         names = []

@@ -128,7 +128,7 @@ class BenchUsesIt(unittest.TestCase):
     def test_out_is_the_run_directory(self):
         sets = re.findall(r"^\s*OUT=.*$", BENCH, re.M)
         self.assertEqual(len(sets), 1, sets)
-        self.assertIn('$(bench_run_dir "$BUILD/bench" "$NAME" ', sets[0])
+        self.assertIn('$(bench_run_dir "$BUILD/bench" "$RUN_NAME" ', sets[0])
         self.assertLess(BENCH.index("\nlock_build\n"), BENCH.index(sets[0]))
 
     def test_nothing_else_writes_to_build_bench(self):
