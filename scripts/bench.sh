@@ -20,7 +20,8 @@
 # Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
 # (the series booted with percpu_pagelist_hot_cold=0), single (a bench-only
 # alternative, bench/alternatives/single-list.patch: the series' callers
-# with cold pages at the tail of one list, as 2.6.25-4.14 did) and nopcp
+# on the baseline, with cold pages at the tail of one list, as 2.6.25-4.14
+# did) and nopcp
 # (bench/alternatives/nopcp.patch: no per-cpu lists, every page through
 # zone->lock, as before 2.5.45), and vanilla-layout (bench/alternatives/
 # layout.patch: vanilla with its code and data shifted, the noise of

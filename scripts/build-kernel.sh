@@ -6,8 +6,8 @@
 #   hotcold-bench  the same source without any test code: the kernel
 #            make bench measures against vanilla
 #   debug    the series plus configs/debug.config, with the suite
-#   single, nopcp, layout  bench-only kernels: bench/alternatives/NAME.patch
-#            on the series (single) or the baseline (scripts/tree.sh alt)
+#   single, nopcp, layout, power  bench-only kernels:
+#            bench/alternatives/NAME.patch on the baseline (scripts/tree.sh alt)
 # Config: tinyconfig + configs/base.config (+ configs/kunit.config for the
 # test flavours, TEST_FLAVOURS in lib.sh; + configs/debug.config), then
 # olddefconfig, then a check that every option of the fragments survived.
@@ -31,7 +31,7 @@ vanilla)
 	"$ROOT/scripts/tree.sh" vanilla || exit 1
 	src=$VANILLA_SRC
 	;;
-single | nopcp | layout)
+single | nopcp | layout | power)
 	"$ROOT/scripts/tree.sh" alt "$flavour" || exit 1
 	src=$BUILD/$flavour-src
 	;;

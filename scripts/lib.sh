@@ -18,12 +18,12 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout"
+FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power"
 # the flavours built with configs/kunit.config: the only ones with test code
 TEST_FLAVOURS="hotcold debug"
-# bench-only flavours: a patch under bench/alternatives/ on top of ALT_BASE
-# (the series branch or the baseline), built from build/NAME-src
-ALT_FLAVOURS="single nopcp layout"
+# bench-only flavours: a patch under bench/alternatives/ on top of the
+# baseline, built from build/NAME-src
+ALT_FLAVOURS="single nopcp layout power"
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf

@@ -204,15 +204,17 @@ cmd_vanilla() {
 		git -C "$TREE" worktree add -q --detach "$VANILLA_SRC" "$BASELINE_TAG"
 }
 
-# alt NAME: build/NAME-src, a worktree of the series (single) or of the
-# baseline (nopcp, layout) with bench/alternatives/NAME's patch applied on top:
+# alt NAME: build/NAME-src, a worktree of the baseline with
+# bench/alternatives/NAME's patch applied on top (single, nopcp, layout,
+# power):
 # a bench-only kernel, never part of patches/
 cmd_alt() {
 	local name=${1:-} base patch want have src
 	cmd_setup
 	step "alt-src $name"
 	case $name in
-	single) base=$SERIES_BRANCH patch=$ROOT/bench/alternatives/single-list.patch ;;
+	single) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/single-list.patch ;;
+	power) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/power.patch ;;
 	nopcp) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/nopcp.patch ;;
 	layout) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/layout.patch ;;
 	*) fail "unknown bench alternative '$name' -- alternatives are: $ALT_FLAVOURS" ;;
@@ -226,7 +228,7 @@ cmd_alt() {
 	G worktree prune
 	run_logged "$LOGS/tree.log" "remove build/$name-src and retry" \
 		git -C "$TREE" worktree add -q --detach "$src" "$base"
-	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the series" \
+	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the baseline" \
 		git -C "$src" apply --index "$patch"
 	echo "$want" >"$src/.hotcold-alt"
 }
