@@ -39,7 +39,7 @@ does not parse fails report (FAILED, naming the file and line;
 report.md then says only that).
 
 The modules, under bench/hcreport/: workloads (the workload table,
-bench/workloads.tsv), ingest (the run's files, the price table), stats
+bench/workloads.tsv, and the WORKLOADS rule), ingest (the run's files, the price table), stats
 (paired intervals and verdicts, A/A, sign test), targets, render
 (report.md, summary, compare) and charts.
 
@@ -51,6 +51,11 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
+       report.py boot-workloads BOOT [WORKLOADS...]
+                                      the workloads one boot of
+                                      scripts/bench.sh runs (wall,
+                                      wall-prog, mem, disk, 2cpu, prog,
+                                      sweep) for a WORKLOADS list
        report.py det-header           the header of det.csv
        report.py det-rows MODE CONFIG ROUND BOOT JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
@@ -100,6 +105,8 @@ def main():
         return icount_rows(*sys.argv[2:])
     if cmd == "workloads":
         return workloads.main(sys.argv[2:])
+    if cmd == "boot-workloads":
+        return workloads.boot_main(sys.argv[2:])
     if cmd == "summary" and len(sys.argv) == 3:
         return summary(sys.argv[2])
     if cmd == "compare" and len(sys.argv) == 3:

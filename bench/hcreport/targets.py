@@ -6,6 +6,8 @@ not ask for says so instead."""
 import statistics
 
 from . import workloads
+# the one WORKLOADS rule (scripts/bench.sh's boots' too)
+from .workloads import selected
 from .ingest import BASE, LAYOUT, REPEAT, latency_text, prices_text
 from .stats import (aa_repeat, beyond, margin, paired, paired_ratio, point, ratio, sign_test,
                     spread, verdict)
@@ -21,15 +23,6 @@ def asked(plan, mode=None, config=None, workloads=None):
     if workloads and plan["workloads"] and not selected(plan["workloads"], workloads):
         return "not in this run (WORKLOADS)"
     return None
-
-
-def selected(listed, names):
-    """The NAMES a WORKLOADS list selects, by scripts/worklists.sh's rule:
-    the names it lists less any it excludes (-NAME); a list of exclusions
-    only, every name but those."""
-    excluded = {w[1:] for w in listed if w.startswith("-")}
-    named = {w for w in listed if not w.startswith("-")}
-    return [n for n in names if n not in excluded and (not named or n in named)]
 
 
 class Targets:

@@ -1304,19 +1304,6 @@ class Sweeps(unittest.TestCase):
         self.assertNotIn("NOT RUN: the sweeps", err)
         self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
 
-    def test_selected_follows_worklists_sh(self):
-        # the report's rule is scripts/worklists.sh's, case by case
-        from hcreport.targets import selected
-        names = ["a", "b", "c"]
-        cases = {("b",): ["b"], ("-b",): ["a", "c"], ("a", "b", "-b"): ["a"],
-                 ("-a", "-b", "-c"): [], ("x",): []}
-        root = os.path.dirname(os.path.dirname(HERE))
-        for listed, want in cases.items():
-            self.assertEqual(selected(list(listed), names), want, listed)
-            p = subprocess.run(["bash", "-c", '. "%s/scripts/worklists.sh"; selected "$1" a b c'
-                                % root, "_", " ".join(listed)], capture_output=True, text=True)
-            self.assertEqual(p.stdout.split(), want, listed)
-
     def test_vanilla_alone_is_not_a_curve(self):
         run = Run(dict(FULL, workloads=self.ZERO + " " + self.MID))
         run.det(self.rows(configs=("vanilla",)))

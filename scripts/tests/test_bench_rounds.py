@@ -12,10 +12,9 @@ scripts/run-guest.sh is the real one with --dry-run, which prints the
 QEMU command line it would run.  The tests read those command lines.
 The stand-ins: a root whose scripts/run-guest.sh adds --dry-run and
 keeps the output under the boot's tag, empty kernel images and guest
-images, a workload table of a workload per boot (bench.sh's table();
-scripts/tests/test_worklists.py tests the lists it gives), and
-call_addrs, boot_state and det-rows, which read the boot's System.map
-and output."""
+images, a workload per boot (det_workloads; bench/tests/test_workloads.py
+tests the lists it gives), and call_addrs, boot_state and det-rows,
+which read the boot's System.map and output."""
 import os
 import re
 import subprocess
@@ -86,21 +85,15 @@ DRIVER = """set -u
 . "$REAL/scripts/jobqueue.sh"
 %(functions)s
 %(values)s
-# a workload per boot (NAME:BOOT:MODES); table COLUMN=VALUE... as
-# bench.sh's (bench/report.py workloads)
-table() {
-	local row kv ok
-	for row in sdet_1:mem:det trunc80k_ext4_1:disk:det readahead_other_cpu:2cpu:det \
-		compile:prog:det sweep_exit_0_40_16:sweep:fixed; do
-		ok=1
-		for kv in "$@"; do
-			case $kv in
-			boot=*) [ "$(echo "$row" | cut -d: -f2)" = "${kv#*=}" ] || ok=0 ;;
-			modes=*) [ "$(echo "$row" | cut -d: -f3)" = "${kv#*=}" ] || ok=0 ;;
-			esac
-		done
-		[ $ok = 0 ] || echo "${row%%%%:*}"
-	done
+# a workload per boot, as worklists.sh's det_workloads gives them
+det_workloads() {
+	case $1 in
+	mem) echo sdet_1 ;;
+	disk) echo trunc80k_ext4_1 ;;
+	2cpu) echo readahead_other_cpu ;;
+	prog) echo compile ;;
+	sweep) echo sweep_exit_0_40_16 ;;
+	esac
 }
 call_addrs() { echo 0x1+0x2+0x3+0x4+0x5; }
 boot_state() { :; }
