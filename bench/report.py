@@ -39,7 +39,8 @@ does not parse fails report (FAILED, naming the file and line;
 report.md then says only that).
 
 The modules, under bench/hcreport/: workloads (the workload table,
-bench/workloads.tsv, and the WORKLOADS rule), ingest (the run's files, the price table), stats
+bench/workloads.tsv, and the WORKLOADS rule), configs (the configuration
+table, bench/configs.tsv), ingest (the run's files, the price table), stats
 (paired intervals and verdicts, A/A, sign test), targets, render
 (report.md, summary, compare) and charts.
 
@@ -56,6 +57,18 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       scripts/bench.sh runs (wall,
                                       wall-prog, mem, disk, 2cpu, prog,
                                       sweep) for a WORKLOADS list
+       report.py configs [COLUMN=VALUE...]
+                                      the configurations of the table whose
+                                      columns have those values (sets=S:
+                                      in set S)
+       report.py configs bench QUICK CONFIGS
+                                      the run's configurations and the
+                                      lists of them scripts/bench.sh
+                                      needs, KEY=VALUE lines; exit 1 with
+                                      the reason for a CONFIGS value the
+                                      table refuses
+       report.py calls                the kernel functions whose calls the
+                                      plugin counts (its calls=), in order
        report.py det-header           the header of det.csv
        report.py det-rows MODE CONFIG ROUND BOOT JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
@@ -64,7 +77,8 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py boot-state CONFIG FLAVOUR APPEND JOB.out
                                       exit 1 unless the boot's hotcold-info
                                       line shows the allocator CONFIG names
-                                      (the switch's value, nopcp's lists off)
+                                      (bench/configs.tsv: the switch's
+                                      value, the per-cpu lists on or off)
        report.py icount-rows CACHESIM.csv [ICOUNT.csv]
                                       the icount rows of a cachesim boot's
                                       rows (the same instructions, no cache
@@ -82,9 +96,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "boot_state", "charts", "compare", "cv",
            "det_rows", "icount_rows", "load_all", "load_calibration", "load_det", "load_plan",
            "load_prices", "paired_ratio", "price", "report", "sign_test", "summary", "t975",
-           "verdict", "workloads"]
+           "verdict", "workloads", "configs"]
 
-from hcreport import charts, ingest, workloads  # noqa: E402,F401
+from hcreport import charts, configs, ingest, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -107,6 +121,11 @@ def main():
         return workloads.main(sys.argv[2:])
     if cmd == "boot-workloads":
         return workloads.boot_main(sys.argv[2:])
+    if cmd == "configs":
+        return configs.main(sys.argv[2:])
+    if cmd == "calls" and len(sys.argv) == 2:
+        print(" ".join(ingest.CALL_SYMS))
+        return 0
     if cmd == "summary" and len(sys.argv) == 3:
         return summary(sys.argv[2])
     if cmd == "compare" and len(sys.argv) == 3:
