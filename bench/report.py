@@ -67,6 +67,8 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       needs, KEY=VALUE lines; exit 1 with
                                       the reason for a CONFIGS value the
                                       table refuses
+       report.py configs kernels      KERNEL SOURCE PATCH, a line per
+                                      kernel of the table
        report.py calls                the kernel functions whose calls the
                                       plugin counts (its calls=), in order
        report.py det-header           the header of det.csv

@@ -3,7 +3,9 @@
 configuration (its kernel, what that kernel is built from, its extra
 command line, the allocator state its boots must show, the modes and
 lists it is in, its role).  The one source of those facts: the report
-reads them here, scripts/bench.sh through report.py configs bench."""
+reads them here, scripts/bench.sh through report.py configs bench,
+scripts/build-kernel.sh and scripts/tree.sh through report.py configs
+kernels."""
 import os
 import sys
 
@@ -243,8 +245,20 @@ def bench_lines(listed, quick, rows=None):
             "sweeps=" + " ".join(names(rows, sets="sweeps"))]
 
 
+def kernel_lines(rows=None):
+    """KERNEL SOURCE PATCH, once per kernel, in the table's order: what
+    scripts/build-kernel.sh and scripts/tree.sh build it from"""
+    out, seen = [], set()
+    for r in (rows if rows is not None else table()):
+        if r["kernel"] not in seen:
+            seen.add(r["kernel"])
+            out.append("%s %s %s" % (r["kernel"], r["source"], r["patch"]))
+    return out
+
+
 USAGE = """usage: report.py configs [COLUMN=VALUE...]   the names (sets=S: in set S)
-       report.py configs bench QUICK CONFIGS  what scripts/bench.sh needs"""
+       report.py configs bench QUICK CONFIGS  what scripts/bench.sh needs
+       report.py configs kernels              KERNEL SOURCE PATCH lines"""
 
 
 def main(args):
@@ -258,6 +272,9 @@ def main(args):
             print(e)
             return 1
         print("\n".join(lines))
+        return 0
+    if args == ["kernels"]:
+        print("\n".join(kernel_lines()))
         return 0
     want = {}
     for a in args:

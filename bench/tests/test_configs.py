@@ -4,7 +4,8 @@ reader, bench/hcreport/configs.py: every rule of the table refuses a
 fixture that breaks it (the fixtures' names are not the real ones: the
 reader has none built in), CONFIGS picks from it as scripts/bench.sh
 needs, and the real table holds: its kernels are flavours
-scripts/lib.sh builds without test code."""
+scripts/lib.sh builds without test code, and what scripts/lib.sh's
+bench_kernel and scripts/tree.sh read of it."""
 import contextlib
 import io
 import os
@@ -213,6 +214,12 @@ class Select(unittest.TestCase):
         self.assertIn("repeat=", lines)
         self.assertIn("aa=shifted", lines)
 
+    def test_kernel_lines(self):
+        self.assertEqual(configs.kernel_lines(self.rows), [
+            "vanilla baseline -", "hotcold-bench series -",
+            "nopcp baseline bench/alternatives/nopcp.patch",
+            "layout baseline bench/alternatives/layout.patch"])
+
     def test_expected_state(self):
         self.assertEqual(configs.expected_state("series-off", self.rows), ("0", False))
         self.assertEqual(configs.expected_state("lists-off", self.rows), ("none", True))
@@ -269,7 +276,7 @@ def lib_sh(script):
 
 
 class TheTable(unittest.TestCase):
-    """bench/configs.tsv itself."""
+    """bench/configs.tsv itself, and the scripts that read it."""
 
     @classmethod
     def setUpClass(cls):
@@ -298,6 +305,28 @@ class TheTable(unittest.TestCase):
         self.assertEqual(report.BASE, configs.role("base", self.rows))
         self.assertEqual(report.REPEAT, configs.role("repeat", self.rows))
         self.assertEqual(report.LAYOUT, configs.role("layout", self.rows))
+
+    def test_bench_kernel_reads_the_patches(self):
+        # lib.sh's bench_kernel (scripts/build-kernel.sh, scripts/tree.sh)
+        for line in configs.kernel_lines(self.rows):
+            kernel, source, patch = line.split()
+            with self.subTest(kernel=kernel):
+                rc, out, err, _ = lib_sh("bench_kernel %s" % kernel)
+                self.assertEqual(rc, 0, err)
+                want = "" if patch == "-" else "%s %s/%s\n" % (self.refs[source], ROOT, patch)
+                self.assertEqual(out, want)
+        rc, out, err, _ = lib_sh("bench_kernel debug; bench_kernel bogus")
+        self.assertEqual((rc, out), (0, ""), err)
+
+    def test_tree_sh_refuses_an_unknown_alternative(self):
+        alts = [line.split()[0] for line in configs.kernel_lines(self.rows)
+                if not line.endswith(" -")]
+        self.assertTrue(alts)
+        rc, out, err, files = lib_sh('bash "$ROOT/scripts/tree.sh" alt bogus')
+        self.assertEqual(rc, 1)
+        self.assertIn("unknown bench alternative 'bogus' -- alternatives are "
+                      "(bench/configs.tsv's kernels with a patch): " + " ".join(alts), err)
+        self.assertEqual(files, [], "tree.sh wrote files before refusing")
 
 
 if __name__ == "__main__":
