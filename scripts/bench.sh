@@ -69,6 +69,14 @@
 # run at once and changes nothing.
 . "$(dirname "$0")/lib.sh"
 step settings
+# the command as asked (the plan's stamp), before the settings below
+# rewrite any of them (CONFIGS becomes NAME:KERNEL:APPEND words, QUICK
+# sets ROUNDS and the others): the variables of the environment only
+ASKED=
+for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
+	L2WAYS L3WAYS SHUFFLE BIG_MB; do
+	[ -n "$(printenv "$v")" ] && ASKED="$ASKED $v=\"$(printenv "$v")\""
+done
 
 # the settings' defaults and the values they take (lib.sh's setting_*;
 # the upper bounds catch a mistyped value, not a limit of the harness)
@@ -338,12 +346,7 @@ export BENCH_STAMP
 	# the stamp of report.md: when, on what, asked how
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
-	cmd=
-	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB; do
-		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
-	done
-	echo "command=${cmd# } make bench"
+	echo "command=${ASKED# } make bench"
 } >"$OUT/plan"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
