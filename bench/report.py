@@ -39,7 +39,8 @@ does not parse fails report (FAILED, naming the file and line;
 report.md then says only that).
 
 The modules, under bench/hcreport/: workloads (the workload table,
-bench/workloads.tsv), ingest (the run's files, the price table), stats
+bench/workloads.tsv, and the WORKLOADS rule), configs (the configuration
+table, bench/configs.tsv), ingest (the run's files, the price table), stats
 (paired intervals and verdicts, A/A, sign test), targets, render
 (report.md, summary, compare), runs (saved runs: two compared, one
 archived) and charts.
@@ -65,6 +66,25 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
+       report.py boot-workloads BOOT [WORKLOADS...]
+                                      the workloads one boot of
+                                      scripts/bench.sh runs (wall,
+                                      wall-prog, mem, disk, 2cpu, prog,
+                                      sweep) for a WORKLOADS list
+       report.py configs [COLUMN=VALUE...]
+                                      the configurations of the table whose
+                                      columns have those values (sets=S:
+                                      in set S)
+       report.py configs bench QUICK CONFIGS
+                                      the run's configurations and the
+                                      lists of them scripts/bench.sh
+                                      needs, KEY=VALUE lines; exit 1 with
+                                      the reason for a CONFIGS value the
+                                      table refuses
+       report.py configs kernels      KERNEL SOURCE PATCH, a line per
+                                      kernel of the table
+       report.py calls                the kernel functions whose calls the
+                                      plugin counts (its calls=), in order
        report.py det-header           the header of det.csv
        report.py det-rows MODE CONFIG ROUND BOOT JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
@@ -73,7 +93,8 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py boot-state CONFIG FLAVOUR APPEND JOB.out
                                       exit 1 unless the boot's hotcold-info
                                       line shows the allocator CONFIG names
-                                      (the switch's value, nopcp's lists off)
+                                      (bench/configs.tsv: the switch's
+                                      value, the per-cpu lists on or off)
        report.py icount-rows CACHESIM.csv [ICOUNT.csv]
                                       the icount rows of a cachesim boot's
                                       rows (the same instructions, no cache
@@ -89,11 +110,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # the names the command line and the unit tests use
 __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "charts",
-           "compare", "compare_runs", "cv", "det_rows", "icount_rows", "load_all",
+           "compare", "compare_runs", "configs", "cv", "det_rows", "icount_rows", "load_all",
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import charts, ingest, workloads  # noqa: E402,F401
+from hcreport import charts, configs, ingest, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -115,6 +136,13 @@ def main():
         return icount_rows(*sys.argv[2:])
     if cmd == "workloads":
         return workloads.main(sys.argv[2:])
+    if cmd == "boot-workloads":
+        return workloads.boot_main(sys.argv[2:])
+    if cmd == "configs":
+        return configs.main(sys.argv[2:])
+    if cmd == "calls" and len(sys.argv) == 2:
+        print(" ".join(ingest.CALL_SYMS))
+        return 0
     runs = [run_path(a) for a in sys.argv[2:]]
     if cmd == "summary" and len(runs) == 1:
         return summary(runs[0])

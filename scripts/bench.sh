@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: vanilla vs hotcold vs hotcold-off, in three modes.
+# make bench: the baseline against the series and its alternatives
+# (bench/configs.tsv), in three modes.
 #
 #   wall      timed runs (guest/jobs/bench.sh, wall mode): rounds
 #             interleaved (A B C, A B C, ...), a fresh boot per
@@ -9,7 +10,7 @@
 #   icount    fixed work under -icount shift=0 (one guest instruction per
 #             guest ns) with the cachesim plugin counting instructions only:
 #             instructions per operation, exact and repeatable.  Beside
-#             cachesim, only vanilla's first round boots for it, and must
+#             cachesim, only the base's first round boots for it, and must
 #             agree with cachesim's; the rest comes from the cachesim boots
 #             (icount_derived below).
 #   cachesim  the same fixed work with the plugin simulating the data
@@ -17,34 +18,30 @@
 #             inside the measured phase, priced in cycles with latencies
 #             measured on this host (bench/calibrate).
 #
-# Configurations: vanilla (baseline kernel), hotcold (the series), hotcold-off
-# (the series booted with percpu_pagelist_hot_cold=0), single (a bench-only
-# alternative, bench/alternatives/single-list.patch: the series' callers
-# on the baseline, with cold pages at the tail of one list, as 2.6.25-4.14
-# did) and nopcp
-# (bench/alternatives/nopcp.patch: no per-cpu lists, every page through
-# zone->lock, as before 2.5.45), and vanilla-layout (bench/alternatives/
-# layout.patch: vanilla with its code and data shifted, the noise of
-# comparing two binaries; deterministic modes only).  CONFIGS selects them
-# by name (default: vanilla hotcold hotcold-off single nopcp
-# vanilla-layout; QUICK: vanilla hotcold hotcold-off).  Deterministic runs
+# Configurations: bench/configs.tsv, one line each (its kernel, its extra
+# command line, the allocator state its boots must show, the lists it is
+# in), which this script reads through bench/report.py configs bench:
+# the baseline every ratio is to, the series, the series booted with its
+# switch at 0, bench-only alternatives (bench/alternatives/), and the A/A
+# configurations.  CONFIGS selects them by name (default: the table's
+# default set; QUICK: its quick set).  Deterministic runs
 # are DET_ROUNDS rounds per configuration, JOBS boots at a time from one
 # queue (host timing does not enter them: det_mode); round r of every
 # configuration boots with QEMU's -seed S_r (lib.sh's BENCH_SEEDS) and
 # page_alloc.shuffle=1, so that each round samples another boot state
 # (which pages sit in which free list: small counts follow it), and
 # starts with warm-up r (guest/jobs/bench.sh).
-# A/A checks: vanilla's first round booted again (vanilla-repeat, with
-# round 1's seed and warm-up: it must count the same exactly), the
-# instrument's repeatability; vanilla's rounds against each other, the
-# spread the boot state adds; and vanilla-layout against vanilla: the report
-# takes the larger as the noise a comparison has to beat.  Wall mode boots
-# vanilla twice in every round (vanilla-repeat: its A/A; not for the real
-# programs) unless QUICK.
+# A/A checks: the base's first round booted again (the table's repeat,
+# with round 1's seed and warm-up: it must count the same exactly), the
+# instrument's repeatability; the base's rounds against each other, the
+# spread the boot state adds; and the layout A/A against the base (the
+# table's layout): the report takes the larger as the noise a comparison
+# has to beat.  Wall mode boots the base twice in every round (the
+# repeat: its A/A; not for the real programs) unless QUICK.
 # Workloads, their boots, amounts and QUICK's choice: bench/workloads.tsv.
 # The sweeps (exit_flood and reclaim_flood at several rates and sizes:
 # the report's curves) run in the deterministic modes only, in a boot of
-# their own that only vanilla, hotcold and single boot.
+# their own that only the table's sweeps set boots.
 #
 # Results in a directory of the run's own, build/bench/STAMP/ (STAMP: the
 # start, UTC, and RUN_NAME: 20261206-0130-quick), build/bench/latest pointing
@@ -79,6 +76,14 @@
 # run at once and changes nothing.
 . "$(dirname "$0")/lib.sh"
 step settings
+# the command as asked (the plan's stamp), before the settings below
+# rewrite any of them (CONFIGS becomes NAME:KERNEL:APPEND words, QUICK
+# sets ROUNDS and the others): the variables of the environment only
+ASKED=
+for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
+	L2WAYS L3WAYS SHUFFLE BIG_MB RUN_NAME JOBS; do
+	[ -n "$(printenv "$v")" ] && ASKED="$ASKED $v=\"$(printenv "$v")\""
+done
 
 # the settings' defaults and the values they take (lib.sh's setting_*;
 # the upper bounds catch a mistyped value, not a limit of the harness)
@@ -92,7 +97,7 @@ SECS=${SECS:-1}
 setting_int SECS 1 30
 SCALE=${SCALE:-2}
 setting_int SCALE 1 10
-# (2 or more for vanilla's rounds to give an A/A check)
+# (2 or more for the base's rounds to give an A/A check)
 DET_ROUNDS=${DET_ROUNDS:-3}
 setting_int DET_ROUNDS 1 20
 PROG_ROUNDS=${PROG_ROUNDS:-2}
@@ -137,6 +142,43 @@ setting_int JOBS 1 64
 for v in HOTCOLD_KERNEL HOTCOLD_ICOUNT; do
 	[ -z "${!v:-}" ] || fail "$v=${!v}: run-guest.sh's override, not for make bench -- unset it"
 done
+# named NAME LIST: NAME is a word of LIST
+named() {
+	case " $2 " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# The configuration table (bench/configs.tsv) through bench/report.py
+# configs bench, which checks CONFIGS (each name once, a configuration of
+# the table, the base among them) and prints KEY=VALUE lines:
+# configs_from sets CONFIGS (the run's configurations, NAME:KERNEL:APPEND
+# each, in CONFIGS' order), want_configs (their names), BASE_CONFIG and
+# REPEAT (the base and its repeat boot, NAME:KERNEL:APPEND), AA_CONFIGS
+# (the A/A configurations), FIXED_CONFIGS (those of the deterministic
+# modes only), PROG_CONFIGS and SWEEP_CONFIGS (those that boot the real
+# programs, in the first PROG_ROUNDS rounds, and the sweeps)
+configs_from() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		configs=*) CONFIGS=${line#*=} ;;
+		names=*) want_configs=${line#*=} ;;
+		base=*) BASE_CONFIG=${line#*=} ;;
+		repeat=*) REPEAT=${line#*=} ;;
+		aa=*) AA_CONFIGS=${line#*=} ;;
+		fixed=*) FIXED_CONFIGS=${line#*=} ;;
+		programs=*) PROG_CONFIGS=${line#*=} ;;
+		sweeps=*) SWEEP_CONFIGS=${line#*=} ;;
+		esac
+	done <<<"$1"
+}
+# (a refused CONFIGS prints its reason and exits 1; a table that does not
+# parse exits 2, naming its line on stderr)
+cfg=$(python3 "$ROOT/bench/report.py" configs bench "$QUICK" "${CONFIGS:-}") ||
+	fail "${cfg:-bench/configs.tsv: the configuration table does not parse (above) -- nothing was run}"
+configs_from "$cfg"
+# the kernel functions whose calls the plugin counts (below: call_addrs)
+CALL_SYMS=$(python3 "$ROOT/bench/report.py" calls) ||
+	fail "bench/report.py calls failed (above) -- nothing was run"
 # The workload table (bench/workloads.tsv): table COLUMN=VALUE... prints
 # the names of the workloads whose columns have those values
 # (called in $(...): its callers check its status, since fail only ends
@@ -154,7 +196,6 @@ for w in ${WORKLOADS:-}; do
 	*) fail "unknown workload '${w#-}' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
 	esac
 done
-REPEAT=vanilla-repeat:vanilla:
 if [ "$QUICK" = 1 ]; then
 	# under 10 minutes: the table's quick workloads (the scenarios, the
 	# cheapest of the 2002 workloads and web; SDET, 240 million
@@ -199,48 +240,12 @@ v1)
 	GUEST_CPU=max
 	SIM_ARGS="l1size=49152,l1ways=12,l2size=2097152,l2ways=$L2WAYS" ;;
 esac
-# the configurations that boot the sweeps (the directed tests' curves,
-# bench/workloads.tsv): the curves compare where the frees land, so the
-# kernels that differ in that
-SWEEP_CONFIGS="vanilla hotcold single"
-# and the real programs (5 G instructions a build or a configure run,
-# 6 to 7.4 minutes a boot under the cache model): every configuration but the
-# A/A ones (vanilla-repeat, vanilla-layout), in the first PROG_ROUNDS
-# rounds; so the programs' noise is vanilla's rounds only, with no repeat
-# or layout A/A of their own
-PROG_CONFIGS="vanilla hotcold hotcold-off single nopcp"
-
-# name:flavour:extra kernel command line (hotcold-bench: the series built
-# without its KUnit suite, as every kernel measured here: no test code)
-ALL_CONFIGS="vanilla:vanilla: hotcold:hotcold-bench: hotcold-off:hotcold-bench:percpu_pagelist_hot_cold=0
-single:single: nopcp:nopcp: vanilla-layout:layout:"
-if [ -z "${CONFIGS:-}" ]; then
-	CONFIGS="vanilla hotcold hotcold-off single nopcp vanilla-layout"
-	[ "$QUICK" = 1 ] && CONFIGS="vanilla hotcold hotcold-off"
-fi
-want_configs=$CONFIGS
-CONFIGS=
-# shellcheck disable=SC2086 # the echo splits the list, one per line
-all_configs=$(echo $ALL_CONFIGS | tr ' ' '\n')
-for n in $want_configs; do
-	# (the name as a word, not a pattern: hotcold.off is no configuration)
-	c=$(echo "$all_configs" | awk -F: -v n="$n" '$1 == n')
-	[ -n "$c" ] ||
-		fail "unknown configuration '$n' in CONFIGS -- configurations are: $(echo "$all_configs" | cut -d: -f1 | tr '\n' ' ')"
-	case " $CONFIGS " in
-	*" $c "*) fail "CONFIGS=$want_configs: '$n' twice -- each configuration once" ;;
-	esac
-	CONFIGS="$CONFIGS $c"
-done
-case " $want_configs " in
-*" vanilla "*) ;;
-*) fail "CONFIGS=$want_configs: vanilla is the baseline every ratio needs -- add it" ;;
-esac
-# the kernels those configurations boot (vanilla-layout only in the
-# deterministic modes)
+# the kernels the run's configurations boot (those of the deterministic
+# modes only, the layout A/A, not in wall mode alone); every one is
+# built from configs/base.config alone (no test code)
 case " $MODES " in
 *" icount "* | *" cachesim "*) boot_configs=$CONFIGS ;;
-*) boot_configs=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done) ;;
+*) boot_configs=$(for c in $CONFIGS; do named "${c%%:*}" "$FIXED_CONFIGS" || echo "$c"; done) ;;
 esac
 BENCH_FLAVOURS=$(for c in $boot_configs; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
 
@@ -281,7 +286,7 @@ for f in $BENCH_FLAVOURS; do
 	esac
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
-# The A/A boots (vanilla-repeat, vanilla-layout) run the workloads of the
+# The A/A boots (the repeat, the layout A/A) run the workloads of the
 # mem, disk and 2cpu boots and wall mode's main boot: with none of those
 # asked for (only the programs or the sweeps), there is no A/A to boot
 aa_work=
@@ -292,11 +297,15 @@ case " $MODES " in *" icount "* | *" cachesim "*)
 		[ "$w" = none ] || aa_work="$aa_work $w"
 	done ;;
 esac
-if [ -z "$aa_work" ] && { [ -n "$REPEAT" ] || case " $CONFIGS " in *" vanilla-layout:"*) true ;; *) false ;; esac; }; then
-	msg "WORKLOADS=$WORKLOADS: nothing for the A/A boots (vanilla-repeat, vanilla-layout) to run: left out"
+aa_asked=$REPEAT
+for c in $CONFIGS; do
+	! named "${c%%:*}" "$AA_CONFIGS" || aa_asked="$aa_asked $c"
+done
+if [ -z "$aa_work" ] && [ -n "$aa_asked" ]; then
+	msg "WORKLOADS=$WORKLOADS: nothing for the A/A boots (${AA_CONFIGS// /, }) to run: left out"
 	REPEAT=
-	CONFIGS=$(for c in $CONFIGS; do case $c in vanilla-layout:*) ;; *) echo "$c" ;; esac; done | tr '\n' ' ')
-	want_configs=$(for c in $want_configs; do [ "$c" = vanilla-layout ] || echo "$c"; done | tr '\n' ' ')
+	CONFIGS=$(for c in $CONFIGS; do named "${c%%:*}" "$AA_CONFIGS" || echo "$c"; done | tr '\n' ' ')
+	want_configs=$(for c in $want_configs; do named "$c" "$AA_CONFIGS" || echo "$c"; done | tr '\n' ' ')
 fi
 # the real programs' archive, if a boot of the run needs it
 det_prog=
@@ -363,19 +372,15 @@ export BENCH_STAMP
 	echo "run=${OUT##*/}"
 	echo "date=$(date -u -d "@$RUN_T" '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
-	cmd=
-	for v in QUICK MODES CONFIGS WORKLOADS ROUNDS SECS SCALE DET_ROUNDS PROG_ROUNDS SWEEP_ROUNDS GEOMETRY \
-		L2WAYS L3WAYS SHUFFLE BIG_MB RUN_NAME JOBS; do
-		[ -n "$(printenv "$v")" ] && cmd="$cmd $v=\"$(printenv "$v")\""
-	done
-	echo "command=${cmd# } make bench"
+	echo "command=${ASKED# } make bench"
 	echo "bench_stamp=$BENCH_STAMP"
 	echo "jobs=$JOBS"
 } >"$OUT/plan"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
-# configuration names (the switch's value, nopcp's lists off), or fail:
-# its rows would go under the wrong name
+# configuration names (bench/configs.tsv: the switch's value, the
+# per-cpu lists on or off), or fail: its rows would go under the wrong
+# name
 boot_state() {
 	python3 "$ROOT/bench/report.py" boot-state "$@" ||
 		fail "$1: the kernel booted is not the configuration's (above) -- see ${4#"$ROOT"/}"
@@ -393,12 +398,12 @@ wall_mode() {
 	step "bench wall"
 	echo "workload,metric,config,round,value" >"$csv"
 	echo "workload,config,round,counter,delta" >"$vmcsv"
-	# wall mode's configurations: not the layout A/A (a deterministic
-	# measure), and vanilla booted twice per round (its A/A) when the run
-	# has the repeat boot
+	# wall mode's configurations: not those of the deterministic modes
+	# only (the layout A/A), and the base booted twice per round (its A/A)
+	# when the run has the repeat boot
 	local configs=
 	for c in $CONFIGS $REPEAT; do
-		case $c in vanilla-layout:*) ;; *) configs="$configs $c" ;; esac
+		named "${c%%:*}" "$FIXED_CONFIGS" || configs="$configs $c"
 	done
 	# the real programs boot on their own, with the programs archive: the
 	# other workloads' boot stays as it was (its list excludes them)
@@ -406,10 +411,11 @@ wall_mode() {
 	[ -n "$WALL_MAIN" ] && parts=main
 	[ -n "$WALL_PROG" ] && parts="$parts prog"
 	# wall_skip PART NAME ROUND: a boot the run leaves out: the programs'
-	# in vanilla-repeat (the A/A boots the main workloads only) and after
-	# the first PROG_ROUNDS rounds (as in the deterministic modes)
+	# of a configuration outside PROG_CONFIGS (the repeat: the A/A boots
+	# the main workloads only) and after the first PROG_ROUNDS rounds (as
+	# in the deterministic modes)
 	wall_skip() {
-		[ "$1:$2" = prog:vanilla-repeat ] || { [ "$1" = prog ] && [ "$3" -gt "$PROG_ROUNDS" ]; }
+		[ "$1" = prog ] && { ! named "$2" "$PROG_CONFIGS" || [ "$3" -gt "$PROG_ROUNDS" ]; }
 	}
 	total=0
 	for r in $(seq 1 "$ROUNDS"); do
@@ -478,14 +484,9 @@ wall_mode() {
 # completes on a guest timer (guest/jobs/bench.sh, run-guest.sh).
 
 # The kernel functions whose calls the plugin counts in each phase (its
-# calls= argument; bench/hcreport/ingest.py's CALL_SYMS, in this order):
-# page-table pages allocated (one page per call of pte_alloc_one, which
-# __pte_alloc and the file fault paths call, __pmd_alloc or __pud_alloc),
-# mms torn down (exit_mmap) and reclaim passes
-# (shrink_folio_list, the one caller besides the exit path that frees
-# cold): what each workload exercises.  Under -icount the guest runs the
-# same instructions with or without them.
-CALL_SYMS="pte_alloc_one __pmd_alloc __pud_alloc exit_mmap shrink_folio_list"
+# calls= argument): CALL_SYMS, from bench/report.py calls (what each
+# workload exercises: bench/hcreport/ingest.py, which reads the counts
+# in that order).
 # call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...
 # (the deterministic boots run without KASLR)
 call_addrs() {
@@ -499,8 +500,8 @@ call_addrs() {
 }
 
 # det_seed R: round R's QEMU seed with SHUFFLE=1 (lib.sh's BENCH_SEEDS:
-# the same in every configuration and mode, so vanilla-repeat and the
-# icount check, round 1, boot as vanilla's round 1 did), nothing with
+# the same in every configuration and mode, so the repeat and the icount
+# check, round 1, boot as the base's round 1 did), nothing with
 # SHUFFLE=0
 det_seed() {
 	[ "$SHUFFLE" = 1 ] || return 0
@@ -558,9 +559,9 @@ det_jobs() {
 		for c in $CONFIGS; do
 			runs="$runs $c/$r"
 		done
-		# vanilla once more with round 1's seed and history: the
-		# instrument's repeatability (the rounds' spread adds the boot
-		# state's effect)
+		# the base once more with round 1's seed and history (the
+		# repeat): the instrument's repeatability (the rounds' spread adds
+		# the boot state's effect)
 		[ "$r" != 1 ] || [ -z "$REPEAT" ] || runs="$runs $REPEAT/1"
 	done
 	for run in $runs; do
@@ -605,14 +606,14 @@ det_mode() {
 	jobs=$OUT/$mode.jobs
 	(
 		det_jobs "$mode" || exit 1
-		# the check boots: vanilla's first round, every boot it has
+		# the check boots: the base's first round, every boot it has
 		[ -n "$check" ] || exit 0
-		parts=$(det_parts vanilla:vanilla: 1) || exit 1
+		parts=$(det_parts "$BASE_CONFIG" 1) || exit 1
 		for p in $parts; do
-			echo "$check vanilla:vanilla: 1 $p"
+			echo "$check $BASE_CONFIG 1 $p"
 		done
 	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and vanilla round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and ${BASE_CONFIG%%:*} round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
 	queue_run "$JOBS" "$jobs" det_job ||
 		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"
@@ -623,22 +624,22 @@ det_mode() {
 # guest does, and a cachesim boot counts the instructions an icount boot
 # would (all 368 row pairs of the full run of 2026-12-05 were equal).  So
 # with both modes asked for, icount boots one configuration and round,
-# vanilla's first (every boot it has; in cachesim's queue, det_mode),
+# the base's first (every boot it has; in cachesim's queue, det_mode),
 # whose rows must equal those derived from the cachesim boot of the same
 # configuration and round, or the run fails; every icount row is then
 # derived from a cachesim boot.
 icount_derived() {
-	local f t check n=0 checked=0
+	local f t check n=0 checked=0 base=${BASE_CONFIG%%:*}
 	step "bench icount"
 	# every boot of the check must have its cachesim twin
-	for f in "$OUT"/icount-vanilla-1-*.csv; do
+	for f in "$OUT/icount-$base"-1-*.csv; do
 		[ -f "$f" ] || continue
 		t=${f##*/icount-}
 		[ -f "$OUT/cachesim-$t" ] ||
 			fail "the icount check boot $f has no cachesim boot to compare with ($OUT/cachesim-$t)"
 		checked=$((checked + 1))
 	done
-	[ "$checked" -gt 0 ] || fail "the icount check boot (vanilla, round 1) wrote no rows -- see build/logs/"
+	[ "$checked" -gt 0 ] || fail "the icount check boot ($base, round 1) wrote no rows -- see build/logs/"
 	for f in "$OUT"/cachesim-*.csv; do
 		[ -f "$f" ] || continue
 		t=${f##*/cachesim-} check=
@@ -648,7 +649,7 @@ icount_derived() {
 		mv "$OUT/icount-$t.tmp" "$OUT/icount-$t"
 		n=$((n + 1))
 	done
-	msg "icount: $n boots' rows from the cachesim boots; vanilla round 1 booted ($checked boots) and equal"
+	msg "icount: $n boots' rows from the cachesim boots; $base round 1 booted ($checked boots) and equal"
 }
 
 # The run's own results only: a mode this run did not ask for has no rows

@@ -6,8 +6,9 @@
 #   hotcold-bench  the same source without any test code: the kernel
 #            make bench measures against vanilla
 #   debug    the series plus configs/debug.config, with the suite
-#   single, nopcp, layout, power  bench-only kernels:
-#            bench/alternatives/NAME.patch on the baseline (scripts/tree.sh alt)
+#   single, nopcp, layout  bench-only kernels: a patch under
+#            bench/alternatives/ on the series or the baseline, as
+#            bench/configs.tsv says (scripts/tree.sh alt)
 # Config: tinyconfig + configs/base.config (+ configs/kunit.config for the
 # test flavours, TEST_FLAVOURS in lib.sh; + configs/debug.config), then
 # olddefconfig, then a check that every option of the fragments survived.
@@ -26,20 +27,19 @@ step "build $flavour"
 log=$LOGS/build-$flavour.log
 : >"$log"
 
-case $flavour in
-vanilla)
+# a bench-only kernel: bench/configs.tsv names its patch
+alt=$(bench_kernel "$flavour") ||
+	fail "bench/configs.tsv: the configuration table does not answer (above) -- fix it"
+if [ "$flavour" = vanilla ]; then
 	"$ROOT/scripts/tree.sh" vanilla || exit 1
 	src=$VANILLA_SRC
-	;;
-single | nopcp | layout | power)
+elif [ -n "$alt" ]; then
 	"$ROOT/scripts/tree.sh" alt "$flavour" || exit 1
 	src=$BUILD/$flavour-src
-	;;
-*)
+else
 	[ -d "$TREE/.git" ] || "$ROOT/scripts/tree.sh" setup || exit 1
 	src=$TREE
-	;;
-esac
+fi
 
 # The objects live in <source>/.obj-<flavour> (git-ignored there) and
 # build/kernel-<flavour> links to them.  A build directory directly inside

@@ -21,9 +21,8 @@ SERIES_BRANCH=hotcold
 FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power"
 # the flavours built with configs/kunit.config: the only ones with test code
 TEST_FLAVOURS="hotcold debug"
-# bench-only flavours: a patch under bench/alternatives/ on top of the
-# baseline, built from build/NAME-src
-ALT_FLAVOURS="single nopcp layout power"
+# (the bench-only flavours, a patch under bench/alternatives/ on the
+# baseline: bench/configs.tsv, bench_kernel below)
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf
@@ -96,6 +95,24 @@ check_no_test_code() {
 	if grep -q '^CONFIG_KUNIT=y' "$config"; then
 		fail "the $1 kernel carries KUnit (CONFIG_KUNIT=y in ${config#"$ROOT"/}) -- a measured kernel must be built without configs/kunit.config"
 	fi
+}
+
+# bench_kernel FLAVOUR: "REF PATCH" of a kernel make bench boots that is
+# built from a bench-only patch (bench/configs.tsv's source and patch
+# columns, through bench/report.py configs kernels): the git ref it
+# applies to (the series branch or the baseline tag) and the patch's
+# path; nothing for any other flavour; status 1 (the reason above) if the
+# table does not answer
+bench_kernel() {
+	local kernels
+	kernels=$(python3 "$ROOT/bench/report.py" configs kernels) || return 1
+	awk -v f="$1" -v series="$SERIES_BRANCH" -v baseline="$BASELINE_TAG" -v root="$ROOT" '
+		$1 == f && $3 != "-" { print ($2 == "series" ? series : baseline) " " root "/" $3 }' <<<"$kernels"
+}
+
+# bench_alternatives: the flavours bench_kernel names a patch for
+bench_alternatives() {
+	python3 "$ROOT/bench/report.py" configs kernels | awk '$3 != "-" { printf "%s%s", s, $1; s = " " } END { print "" }'
 }
 
 kernel_dir() {

@@ -204,21 +204,20 @@ cmd_vanilla() {
 		git -C "$TREE" worktree add -q --detach "$VANILLA_SRC" "$BASELINE_TAG"
 }
 
-# alt NAME: build/NAME-src, a worktree of the baseline with
-# bench/alternatives/NAME's patch applied on top (single, nopcp, layout,
-# power):
-# a bench-only kernel, never part of patches/
+# alt NAME: build/NAME-src, a worktree of the series or of the baseline
+# with NAME's patch under bench/alternatives/ applied on top (both from
+# bench/configs.tsv: lib.sh's bench_kernel): a bench-only kernel, never
+# part of patches/
 cmd_alt() {
-	local name=${1:-} base patch want have src
+	local name=${1:-} alt base patch want have src
+	step "alt-src $name"
+	alt=$(bench_kernel "$name") ||
+		fail "bench/configs.tsv: the configuration table does not answer (above) -- fix it"
+	[ -n "$alt" ] ||
+		fail "unknown bench alternative '$name' -- alternatives are (bench/configs.tsv's kernels with a patch): $(bench_alternatives)"
+	base=${alt%% *} patch=${alt#* }
 	cmd_setup
 	step "alt-src $name"
-	case $name in
-	single) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/single-list.patch ;;
-	power) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/power.patch ;;
-	nopcp) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/nopcp.patch ;;
-	layout) base=$BASELINE_TAG patch=$ROOT/bench/alternatives/layout.patch ;;
-	*) fail "unknown bench alternative '$name' -- alternatives are: $ALT_FLAVOURS" ;;
-	esac
 	[ -f "$patch" ] || fail "no ${patch#"$ROOT"/} -- restore it from git"
 	src=$BUILD/$name-src
 	want="$(G rev-parse "$base") $(sha1sum <"$patch" | cut -c1-16)"
@@ -228,7 +227,7 @@ cmd_alt() {
 	G worktree prune
 	run_logged "$LOGS/tree.log" "remove build/$name-src and retry" \
 		git -C "$TREE" worktree add -q --detach "$src" "$base"
-	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the baseline" \
+	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the series" \
 		git -C "$src" apply --index "$patch"
 	echo "$want" >"$src/.hotcold-alt"
 }

@@ -1,64 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Which workloads each boot of make bench runs (scripts/bench.sh sources
-# it; scripts/tests/test_worklists.py tests it with a table of its own).
-# Needs table COLUMN=VALUE..., which prints the names of the workload
-# table's lines with those values (bench/workloads.tsv).
-#
-# A WORKLOADS list names workloads, or excludes them with -NAME.  A list
-# of exclusions only means every workload but those; a list with names
-# means those names, less any also excluded.  Boots are given names only:
-# the guest reads a list of exclusions as "all but these", which would
-# run workloads the boot cannot (the real programs without their
-# archive).
-
-# selected LIST CANDIDATE...: the candidates LIST selects, in their order
-selected() {
-	local list w names=0 out=''
-	# shellcheck disable=SC2086,SC2116 # the echo joins the words with single spaces
-	list=" $(echo $1) "
-	shift
-	for w in $list; do
-		case $w in -*) ;; *) names=1 ;; esac
-	done
-	for w in "$@"; do
-		case $list in *" -$w "*) continue ;; esac
-		[ $names = 0 ] || case $list in *" $w "*) ;; *) continue ;; esac
-		out="$out $w"
-	done
-	echo "${out# }"
-}
+# it): bench/report.py boot-workloads answers, by the one WORKLOADS rule
+# (bench/hcreport/workloads.py's selected(), tested in
+# bench/tests/test_workloads.py): a list names workloads, or excludes them
+# with -NAME; a list of exclusions only means every workload but those, a
+# list with names those names, less any also excluded.  A boot is given
+# the names it runs, never exclusions: the guest runs the names it is
+# given (all with none) and refuses -NAME.
 
 # wall_lists: WALL_MAIN and WALL_PROG, the names the wall boots without
 # and with the programs archive run (empty: no such boot), from
 # WALL_WORKLOADS (empty: every workload but those of the fixed modes
 # only, the sweeps)
+# shellcheck disable=SC2034 # for the script that sources this one
 wall_lists() {
-	local all prog fixed w
-	all=$(table) && prog=$(table boot=prog) && fixed=$(table modes=fixed) || return 1
-	# shellcheck disable=SC2086,SC2116 # the echo joins the names with single spaces
-	fixed=" $(echo $fixed) "
-	# shellcheck disable=SC2086,SC2116 # the echo joins the names with single spaces
-	prog=" $(echo $prog) "
-	WALL_MAIN='' WALL_PROG=''
-	# shellcheck disable=SC2086 # a list of names
-	for w in $(selected "$WALL_WORKLOADS" $all); do
-		case $fixed in *" $w "*) continue ;; esac
-		case $prog in
-		*" $w "*) WALL_PROG="$WALL_PROG $w" ;;
-		*) WALL_MAIN="$WALL_MAIN $w" ;;
-		esac
-	done
-	WALL_MAIN=${WALL_MAIN# } WALL_PROG=${WALL_PROG# }
+	WALL_MAIN=$(python3 "$ROOT/bench/report.py" boot-workloads wall "$WALL_WORKLOADS") &&
+		WALL_PROG=$(python3 "$ROOT/bench/report.py" boot-workloads wall-prog "$WALL_WORKLOADS")
 }
 
 # det_workloads PART: the names one deterministic boot (mem, disk, 2cpu,
 # prog, sweep) runs, from DET_WORKLOADS (empty: every workload), or "none"
 det_workloads() {
-	local list fixed out
-	list=$(table boot="$1" modes=det) && fixed=$(table boot="$1" modes=fixed) || return 1
-	list="$list $fixed"
-	# shellcheck disable=SC2086 # a list of names
-	out=$(selected "$DET_WORKLOADS" $list)
+	local out
+	out=$(python3 "$ROOT/bench/report.py" boot-workloads "$1" "$DET_WORKLOADS") || return 1
 	echo "${out:-none}"
 }

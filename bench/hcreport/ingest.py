@@ -11,18 +11,26 @@ import statistics
 import sys
 from collections import defaultdict
 
-from . import workloads
+from . import configs, workloads
 
 
-BASE = "vanilla"
-# vanilla's first round booted again: the A/A of the instrument itself
-# (deterministic modes), or vanilla booted twice per round (wall)
-REPEAT = "vanilla-repeat"
-# vanilla built with its layout shifted (bench/alternatives/layout.patch):
-# the noise of comparing two binaries of the same code
-LAYOUT = "vanilla-layout"
-# configurations that are vanilla's A/A, not compared as configurations
-AA_CONFIGS = (REPEAT, LAYOUT)
+# the configurations of the roles the report gives a meaning
+# (bench/configs.tsv): the baseline every ratio is to
+BASE = configs.role("base")
+# the base's first round booted again: the A/A of the instrument itself
+# (deterministic modes), or the base booted twice per round (wall)
+REPEAT = configs.role("repeat")
+# the base built with its layout shifted: the noise of comparing two
+# binaries of the same code
+LAYOUT = configs.role("layout")
+# the series, whose targets the report checks; the series' kernel booted
+# with its switch at 0; the kernel without per-cpu lists the seed's
+# table starts from
+SERIES = configs.role("series")
+SWITCH_OFF = configs.role("switch-off")
+NO_LISTS = configs.role("no-lists")
+# configurations that are the base's A/A, not compared as configurations
+AA_CONFIGS = tuple(c for c in (REPEAT, LAYOUT) if c)
 
 
 def read_lines(path):
@@ -76,9 +84,11 @@ def load_plan(outdir):
             "repeat": kv.get("repeat", "0") == "1",
             "det_rounds": int(kv["det_rounds"]) if "det_rounds" in kv else None,
             "workloads": kv.get("workloads", "").split(),
-            # the configurations that boot the sweeps (scripts/bench.sh's
-            # SWEEP_CONFIGS; a plan from before it: these)
-            "sweep_configs": kv.get("sweep_configs", "vanilla hotcold single").split(),
+            # the configurations that boot the sweeps (the table's sweeps
+            # set, as scripts/bench.sh wrote it; a plan from before the
+            # line: the table's)
+            "sweep_configs": (kv["sweep_configs"].split() if "sweep_configs" in kv
+                              else configs.names(sets="sweeps")),
             "date": kv.get("date", ""), "commit": kv.get("commit", ""),
             "command": kv.get("command", ""),
             # the run's directory name and its det.csv rows' stamp (a plan
@@ -150,12 +160,14 @@ REP = ["rep", "repx"]
 # vmstat pcp_cold_free and pcp_cold_request around the whole workload,
 # its setup too: pages freed to a cold list, pages readahead asked for
 # cold; 0 on a kernel without the counters) and the calls the plugin
-# counted in the phase (calls=, from scripts/bench.sh's CALL_SYMS, in
-# this order): page-table pages allocated (pte_alloc_one, __pmd_alloc,
-# __pud_alloc: one page each), mms
-# torn down (exit_mmap: exits and execs) and reclaim passes
+# counted in the phase (the plugin's calls=: scripts/bench.sh asks for
+# these, report.py calls, and passes their System.map addresses in this
+# order): page-table pages allocated (pte_alloc_one, which __pte_alloc()
+# and the file fault paths call, __pmd_alloc, __pud_alloc: one page
+# each), mms torn down (exit_mmap: exits and execs) and reclaim passes
 # (shrink_folio_list: the only caller that frees cold besides the exit
-# path)
+# path).  Under -icount the guest runs the same instructions with or
+# without them.
 CALL_SYMS = ("pte_alloc_one", "__pmd_alloc", "__pud_alloc", "exit_mmap", "shrink_folio_list")
 # exits in the phase of a workload that is not a sweep (guest/jobs/bench.sh:
 # flood exit 40 4), reclaim passes at least (flood reclaim 96 4: a
@@ -383,27 +395,21 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     return 0
 
 
-# the allocator each configuration of scripts/bench.sh names: the
-# switch's value ("none": a kernel without the series) and whether its
-# pcp lists are off (nopcp: high 0, batch 1).  By name, not from the
-# command line the configuration boots with: a mistyped parameter there
-# must not change what is expected.
-EXPECTED_STATE = {"vanilla": ("none", False), REPEAT: ("none", False),
-                  LAYOUT: ("none", False), "hotcold": ("1", False),
-                  "hotcold-off": ("0", False), "single": ("1", False),
-                  "nopcp": ("none", True)}
-
-
 def boot_state(config, flavour, append, jobout):
     """Check that the boot of CONFIG ran the allocator the configuration
-    names: a mistyped parameter, a kernel without the series or a nopcp
-    kernel whose lists are still on would otherwise give rows under the
-    wrong name.  Prints what is wrong and returns 1, or returns 0."""
-    if config not in EXPECTED_STATE:
+    names (bench/configs.tsv's switch and pcp: the switch's value, "none"
+    on a kernel without the series, and whether its pcp lists are off,
+    high 0 and batch 1).  By the configuration, not from the command line
+    it booted with: a mistyped parameter, a kernel without the series or
+    a kernel without per-cpu lists whose lists are still on would
+    otherwise give rows under the wrong name.  Prints what is wrong and
+    returns 1, or returns 0."""
+    state = configs.expected_state(config)
+    if state is None:
         print("report.py: %s: no expected allocator state for configuration %s "
-              "(bench/hcreport/ingest.py EXPECTED_STATE)" % (jobout, config), file=sys.stderr)
+              "(no such line in bench/configs.tsv)" % (jobout, config), file=sys.stderr)
         return 1
-    switch, nopcp = EXPECTED_STATE[config]
+    switch, nopcp = state
     info = None
     for line in read_lines(jobout):
         if line.startswith("hotcold-info "):
@@ -424,7 +430,7 @@ def boot_state(config, flavour, append, jobout):
             problems.append("the pcp lists are on (largest high %s, batch %s), expected "
                             "high 0 and batch 1 everywhere" % (high, "-".join(batch)))
         elif not nopcp and int(high) == 0:
-            problems.append("every pcp list has high 0, as on nopcp")
+            problems.append("every pcp list has high 0, as without per-cpu lists")
     for p in problems:
         print("report.py: %s: %s (%s kernel, command line '%s'): %s" %
               (jobout, config, flavour, append, p), file=sys.stderr)

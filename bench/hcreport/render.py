@@ -7,8 +7,8 @@ import statistics
 import sys
 
 from . import charts, sweeps, workloads
-from .ingest import (BASE, HC_EVENTS, LAYOUT, REPEAT, InputError, latency_text, load,
-                     load_all, load_plan, load_vm, prices_text)
+from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_OFF, InputError,
+                     latency_text, load, load_all, load_plan, load_vm, prices_text)
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
                     sign_test, spread)
 from .targets import asked, det_targets, selected, significance, wall_targets
@@ -68,7 +68,7 @@ def wall_summary(outdir):
     for (wl, metric), per in data.items():
         if BASE not in per:
             continue
-        r = ratio(per, "hotcold")
+        r = ratio(per, SERIES)
         out[wl] = "%s %s, %s" % (fmt(statistics.median(per[BASE].values())), metric,
                                  "%.2f [%.2f-%.2f]" % r if r else "-")
     return out
@@ -77,14 +77,14 @@ def wall_summary(outdir):
 def same_binary(per):
     """hotcold against hotcold-off: one kernel, only the decisions differ
     (the geometric mean of the paired rounds)"""
-    r = point(per, "hotcold", "mem", base="hotcold-off")
+    r = point(per, SERIES, "mem", base=SWITCH_OFF)
     return "-" if r is None else "%.3f" % r
 
 
 def undecided(per):
     """hotcold made no hot/cold decision in any round (its pcp_cold_*
     counters stayed 0): it ran upstream's code there"""
-    rs = per.get("hotcold", {}).get("rounds", {}).values()
+    rs = per.get(SERIES, {}).get("rounds", {}).values()
     return bool(rs) and all(r.get("hc_events") == 0 for r in rs)
 
 
@@ -376,7 +376,6 @@ SEED = (("kernel compile", "+1-2 %", "compile"),
         ("SPECweb", "+2.5 %", "web"),
         ("SDET", "+12 %", "sdet_8"),
         ("80 KB create-delete", "+60 %", "trunc80k_tmpfs_1"))
-NOPCP = "nopcp"
 
 
 def seed_steps(per, key):
@@ -384,7 +383,7 @@ def seed_steps(per, key):
     kernel's paired ratio to the earlier one's on KEY (per operation, a
     cost: below 1 is less, and better), 95 % interval and verdict"""
     return [ifmt(paired_ratio(per, b, key, base=a), digits=3)
-            for a, b in ((NOPCP, BASE), (BASE, "hotcold"), (NOPCP, "hotcold"))]
+            for a, b in ((NO_LISTS, BASE), (BASE, SERIES), (NO_LISTS, SERIES))]
 
 
 def seed_rounds(*pers):
@@ -397,7 +396,7 @@ def wall_undecided(vm, wl):
     """undecided() from the wall mode's vmstat: True if hotcold's
     pcp_cold_* deltas were 0 in every round, False if one was not, None
     without the counters"""
-    hc = vm.get(wl, {}).get("hotcold", {}) if vm else {}
+    hc = vm.get(wl, {}).get(SERIES, {}) if vm else {}
     counts = [hc.get(k) for k in HC_EVENTS]
     if not all(counts):
         return None
@@ -452,11 +451,11 @@ def seed_section(det, wall_data, vm=None):
         # same counts)
         ic = det.get("icount", {}).get(wl) or det.get("cachesim", {}).get(wl, {})
         cs = det.get("cachesim", {}).get(wl, {})
-        det_none = undecided(cs or ic) if (cs or ic).get("hotcold") else None
+        det_none = undecided(cs or ic) if (cs or ic).get(SERIES) else None
         name = wl + decision_mark(det_none, wall_undecided(vm, wl))
         walls = []
         rates = wall_data.get((wl, workloads.metric(wl)), {})
-        for c in (NOPCP, BASE, "hotcold"):
+        for c in (NO_LISTS, BASE, SERIES):
             v = sorted(rates.get(c, {}).values())
             walls.append("%s [%s-%s]" % (fmt(statistics.median(v)), fmt(v[0]), fmt(v[-1]))
                          if v else "-")
@@ -495,7 +494,7 @@ def exercise_section(det):
     cold frees and cold requests (its vmstat), and the calls the plugin
     counted (page-table pages, mms torn down, reclaim passes)"""
     t = det.get("cachesim") or det.get("icount") or {}
-    rows = [(wl, per) for wl, per in t.items() if per.get("hotcold") or per.get(BASE)]
+    rows = [(wl, per) for wl, per in t.items() if per.get(SERIES) or per.get(BASE)]
     if not rows:
         return []
     g = lambda x: "-" if x is None else fmt(x)  # noqa: E731
@@ -515,7 +514,7 @@ def exercise_section(det):
              "reclaim passes/op |",
              "|---|---|---|---|---|---|---|"]
     for wl, per in rows:
-        c = {k: med_of(per, "hotcold", k) for k in ("cold_free", "cold_request", "pt_pages",
+        c = {k: med_of(per, SERIES, k) for k in ("cold_free", "cold_request", "pt_pages",
                                                      "mm_exits", "shrinks")}
         name = wl + (" (no hot/cold decision)" if undecided(per) else "")
         lines.append("| %s | %s | %s | %s | %s, %s | %s | %s |" % (
@@ -559,7 +558,7 @@ def summary(outdir):
               % os.path.join(outdir, "det.csv"), file=sys.stderr)
         return 1
     others = [c for c in configs if c != BASE]
-    cyc = [c for c in others if c != "hotcold-off"]
+    cyc = [c for c in others if c != SWITCH_OFF]
     head = (["workload", "rounds", "vanilla insn/op", "hotcold insn",
              "vanilla memory accesses/op", "vanilla spread", "resolvable"] +
             ["%s memory" % c for c in others] + ["vanilla cycles/op"] +
@@ -571,7 +570,7 @@ def summary(outdir):
         i = ic.get(wl, {})
         insn = i.get(BASE, {}).get("insn1")
         cells = ([name, str(len(b.get("rounds", {}))),
-                  "-" if insn is None else "%.0f" % insn, sfmt(i, "hotcold", "insn1"),
+                  "-" if insn is None else "%.0f" % insn, sfmt(i, SERIES, "insn1"),
                   "%.1f" % b["mem"], spfmt(c, "mem"), resfmt(c, "mem")] +
                  [sfmt(c, x, "mem") for x in others] + ["%.0f" % b["cost"]] +
                  [sfmt(c, x, k) for x in cyc for k in ("cost", "cost_line")])

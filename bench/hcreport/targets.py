@@ -6,7 +6,9 @@ not ask for says so instead."""
 import statistics
 
 from . import workloads
-from .ingest import BASE, LAYOUT, REPEAT, latency_text, prices_text
+# the one WORKLOADS rule (scripts/bench.sh's boots' too)
+from .workloads import selected
+from .ingest import BASE, LAYOUT, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
 from .stats import (aa_repeat, beyond, margin, paired, paired_ratio, point, ratio, sign_test,
                     spread, verdict)
 
@@ -21,15 +23,6 @@ def asked(plan, mode=None, config=None, workloads=None):
     if workloads and plan["workloads"] and not selected(plan["workloads"], workloads):
         return "not in this run (WORKLOADS)"
     return None
-
-
-def selected(listed, names):
-    """The NAMES a WORKLOADS list selects, by scripts/worklists.sh's rule:
-    the names it lists less any it excludes (-NAME); a list of exclusions
-    only, every name but those."""
-    excluded = {w[1:] for w in listed if w.startswith("-")}
-    named = {w for w in listed if not w.startswith("-")}
-    return [n for n in names if n not in excluded and (not named or n in named)]
 
 
 class Targets:
@@ -168,12 +161,12 @@ def det_targets(det, plan, prices=None, cal=None):
     for wl, per in det.get("icount", {}).items():
         if workloads.is_shared(wl):
             continue
-        r = point(per, "hotcold-off", "insn1")
+        r = point(per, SWITCH_OFF, "insn1")
         if r is not None:
             n_off += 1
             if abs(r - 1) > 0.001:
                 off_bad.append("%s %.4f" % (wl, r))
-        r = point(per, "hotcold", "insn1")
+        r = point(per, SERIES, "insn1")
         if r is not None:
             n_insn += 1
             if r > 1.003:
@@ -196,18 +189,18 @@ def det_targets(det, plan, prices=None, cal=None):
             # distance from vanilla) is shown, not allowed for: a
             # regression hotcold and hotcold-off share is still one
             m = margin(per, k)
-            off = paired_ratio(per, "hotcold-off", k)
+            off = paired_ratio(per, SWITCH_OFF, k)
             if off is not None and offm.add(off, "%s %s" % (wl, k)) and \
                     beyond(off, m) and counts(base, off.ratio):
                 offm.bad.append("%s %s %s (margin %.3f)" % (wl, k, ivtext(off), m))
-            iv = paired_ratio(per, "hotcold", k)
+            iv = paired_ratio(per, SERIES, k)
             if iv is None or not worse.add(iv, "%s %s" % (wl, k)):
                 continue
             # below one miss per op a ratio says little, unless the
             # series adds at least one; and the interval must lie above
             # the margin
             if beyond(iv, m) > 0 and counts(base, iv.ratio):
-                hc = per.get("hotcold", {}).get("rounds", {}).values()
+                hc = per.get(SERIES, {}).get("rounds", {}).values()
                 what = "%s %s %s%s" % (wl, k, ivtext(iv), "" if off is None else
                                        " (hotcold-off %.3f)" % off.ratio)
                 # no hot/cold event in any round: the series ran
@@ -218,9 +211,9 @@ def det_targets(det, plan, prices=None, cal=None):
                 else:
                     worse.bad.append(what)
         if wl in workloads.scenarios():
-            iv = paired_ratio(per, "hotcold", "mem")
+            iv = paired_ratio(per, SERIES, "mem")
             if iv is not None and iv.ratio is not None:
-                hc = per.get("hotcold", {}).get("rounds", {}).values()
+                hc = per.get(SERIES, {}).get("rounds", {}).values()
                 none = bool(hc) and all(x.get("hc_events") == 0 for x in hc)
                 m = margin(per, "mem")
                 below = beyond(iv, m) < 0
@@ -248,7 +241,7 @@ def det_targets(det, plan, prices=None, cal=None):
             why = "not in this run (QUICK: no repeat boot)"
         elif not set(plan["modes"]) & {"icount", "cachesim"}:
             why = "not in this run (MODES)"
-        t.missing(text, why, "no vanilla-repeat rows")
+        t.missing(text, why, "no %s rows" % REPEAT)
     if aa_disk:
         t.add("the same for the workloads that needed the disk (its completions land "
               "at host-timed points)", "beyond 0.5 % on " + ", ".join(aa_disk))
@@ -271,11 +264,11 @@ def det_targets(det, plan, prices=None, cal=None):
     text = ("hotcold-off within 0.1 % of vanilla in instructions per op (icount, each "
             "rep string instruction once; geometric mean of the paired rounds)")
     t.check(text, n_off, off_bad, "workloads",
-            asked_unshared(plan, "icount", "hotcold-off"), "no icount rows of hotcold-off")
+            asked_unshared(plan, "icount", SWITCH_OFF), "no icount rows of " + SWITCH_OFF)
     text = ("hotcold at most 0.3 % more instructions per op than vanilla (icount, each "
             "rep string instruction once; geometric mean of the paired rounds)")
     t.check(text, n_insn, insn_bad, "workloads",
-            asked_unshared(plan, "icount", "hotcold"), "no icount rows of hotcold")
+            asked_unshared(plan, "icount", SERIES), "no icount rows of " + SERIES)
     text = ("hotcold's memory accesses (last-level misses) per op at least 15 % below "
             "vanilla's, its 95 % interval below 1 by more than the margin, on two "
             "scenarios where it made hot/cold decisions")
@@ -289,8 +282,8 @@ def det_targets(det, plan, prices=None, cal=None):
             "met on " + ", ".join(scen_wins) if len(scen_wins) >= 2 else "missed",
             ", ".join(scen_all)))
     else:
-        t.missing(text, asked(plan, "cachesim", "hotcold", workloads.scenarios()),
-                  "no cachesim rows of hotcold on a scenario")
+        t.missing(text, asked(plan, "cachesim", SERIES, workloads.scenarios()),
+                  "no cachesim rows of %s on a scenario" % SERIES)
     text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
             "under the same seeds, has a 95 % interval against vanilla that holds 1 in "
             "simulated L1D, L2 and L3 misses per op (workloads with at least one miss per "
@@ -301,15 +294,15 @@ def det_targets(det, plan, prices=None, cal=None):
             "op (its 95 % interval neither above nor below 1 by more than the margin: "
             "0.5 %, or the layout A/A where that is resolved; workloads with at least "
             "one miss per op, or one more)")
-    offm.report(t, text, plan, asked_unshared(plan, "cachesim", "hotcold-off"),
-                "no cachesim rows of hotcold-off", 0.05)
+    offm.report(t, text, plan, asked_unshared(plan, "cachesim", SWITCH_OFF),
+                "no cachesim rows of " + SWITCH_OFF, 0.05)
     # a row where the series made no decision still counts: it is the
     # series' kernel that ran, and the cause is open
     text = ("hotcold never worse than vanilla in simulated misses per op (worse: its "
             "95 % interval above 1 by more than the margin, 0.5 % or the layout A/A where "
             "that is resolved; workloads with at least one miss per op, or one more)")
-    worse.report(t, text, plan, asked_unshared(plan, "cachesim", "hotcold"),
-                 "no cachesim rows of hotcold", 0.025)
+    worse.report(t, text, plan, asked_unshared(plan, "cachesim", SERIES),
+                 "no cachesim rows of " + SERIES, 0.025)
     lost = ["%s %s round %d: %d" % (wl, c, r, m["dma_lost"])
             for wl, per in det.get("cachesim", {}).items() for c, med in per.items()
             for r, m in med["rounds"].items() if m["dma_lost"]]
@@ -340,13 +333,13 @@ def wall_targets(data, vm, plan):
     off_bad, hc_bad, off_n, hc_n = [], [], 0, 0
     for (wl, metric), per in data.items():
         lower_is_better = metric.startswith("ns_")
-        r = ratio(per, "hotcold-off")
+        r = ratio(per, SWITCH_OFF)
         if r:
             off_n += 1
             if abs(r[0] - 1.0) > 0.02:
                 off_bad.append("%s %.3f%s" % (wl, r[0], " (spread %.2f-%.2f crosses 1)"
                                               % (r[1], r[2]) if r[1] <= 1.0 <= r[2] else ""))
-        r = ratio(per, "hotcold")
+        r = ratio(per, SERIES)
         if r:
             hc_n += 1
             worse = r[2] < 1.0 if not lower_is_better else r[1] > 1.0
@@ -359,12 +352,12 @@ def wall_targets(data, vm, plan):
                     wl, r[0], r[1], r[2], "" if a is None else " (A/A %.3f)" % a[0]))
     text = "hotcold-off within +-2 % of vanilla (median ratio)"
     t.check(text, off_n, off_bad, "rows",
-            asked(plan, "wall", "hotcold-off"), "no wall rows of hotcold-off and vanilla")
+            asked(plan, "wall", SWITCH_OFF), "no wall rows of %s and %s" % (SWITCH_OFF, BASE))
     text = ("hotcold not worse than vanilla beyond the spread (every per-round "
             "ratio on the wrong side of 1.0, and further from 1 than "
             "vanilla-repeat's)")
     t.check(text, hc_n, hc_bad, "rows",
-            asked(plan, "wall", "hotcold"), "no wall rows of hotcold and vanilla")
+            asked(plan, "wall", SERIES), "no wall rows of %s and %s" % (SERIES, BASE))
     # the A/A: vanilla booted twice per round
     aas = [(wl, ratio(per, REPEAT)) for (wl, _), per in data.items()]
     aas = [(wl, r) for wl, r in aas if r is not None]
@@ -381,7 +374,7 @@ def wall_targets(data, vm, plan):
     # batching: a refill or drain moves more than one page per zone->lock hold
     few, n = [], 0
     for wl, per in vm.items():
-        d = per.get("hotcold")
+        d = per.get(SERIES)
         if not d:
             continue
         for ev in ("refill", "drain"):
@@ -394,7 +387,7 @@ def wall_targets(data, vm, plan):
     text = ("hotcold's refills and drains move more than one page per zone->lock "
             "hold (pcp_refill_pages / pcp_refill, pcp_drain_pages / pcp_drain)")
     t.check(text, n, few, "workload counters",
-            asked(plan, "wall", "hotcold"), "no pcp_refill or pcp_drain counts of hotcold")
+            asked(plan, "wall", SERIES), "no pcp_refill or pcp_drain counts of " + SERIES)
     return t.lines, t.not_run
 
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The workload table, bench/workloads.tsv: one line per workload, read
-by scripts/bench.sh (through report.py workloads), guest/jobs/bench.sh
-and the report."""
+by scripts/bench.sh (through report.py workloads and report.py
+boot-workloads), guest/jobs/bench.sh and the report; and the one rule by
+which a WORKLOADS list selects workloads (selected()), which
+scripts/bench.sh applies through boot_workloads() and the report through
+selected()."""
 import os
 import sys
 
@@ -99,6 +102,52 @@ def names(rows=None, **want):
     """the names of the workloads whose columns have the values asked for"""
     return [r["name"] for r in (rows if rows is not None else table())
             if all(r[k] == v for k, v in want.items())]
+
+
+def selected(listed, names):
+    """The NAMES a WORKLOADS list (its words) selects, in NAMES' order: the
+    names it lists less any it excludes (-NAME); a list of exclusions
+    only (or none), every name but those."""
+    excluded = {w[1:] for w in listed if w.startswith("-")}
+    named = {w for w in listed if not w.startswith("-")}
+    return [n for n in names if n not in excluded and (not named or n in named)]
+
+
+# the boots scripts/bench.sh gives workloads: wall mode's without and with
+# the programs archive, and the deterministic modes' (the boot column)
+BOOTS = ("wall", "wall-prog") + VALUES["boot"]
+
+
+def boot_workloads(boot, listed, rows=None):
+    """The names one boot runs for a WORKLOADS list (its words; empty:
+    every workload), by selected(), in the table's order.  wall: the
+    workloads wall mode times (modes det or wall) but the real programs,
+    which wall-prog, their own boot with the programs archive, runs; a
+    deterministic boot (mem, disk, 2cpu, prog, sweep): the workloads of
+    its boot column that the deterministic modes run (modes det or
+    fixed).  A boot is always given names: the guest runs the names it is
+    given (every workload with none), it does not read exclusions."""
+    rows = rows if rows is not None else table()
+    if boot in ("wall", "wall-prog"):
+        cand = [r["name"] for r in rows
+                if r["modes"] != "fixed" and (r["boot"] == "prog") == (boot == "wall-prog")]
+    elif boot in VALUES["boot"]:
+        cand = names(rows, boot=boot, modes="det") + names(rows, boot=boot, modes="fixed")
+    else:
+        raise ValueError("boot %r, expected one of %s" % (boot, ", ".join(BOOTS)))
+    return selected(listed, cand)
+
+
+def boot_main(args):
+    """report.py boot-workloads BOOT [LIST...]: the names BOOT runs for
+    the WORKLOADS list LIST (its words, however split), one line (empty:
+    none); an unknown boot is an error"""
+    if not args or args[0] not in BOOTS:
+        print("report.py boot-workloads: expected BOOT [WORKLOADS...], BOOT one of %s" %
+              ", ".join(BOOTS), file=sys.stderr)
+        return 2
+    print(" ".join(boot_workloads(args[0], " ".join(args[1:]).split())))
+    return 0
 
 
 def metric(name):

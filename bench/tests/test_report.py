@@ -1304,19 +1304,6 @@ class Sweeps(unittest.TestCase):
         self.assertNotIn("NOT RUN: the sweeps", err)
         self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
 
-    def test_selected_follows_worklists_sh(self):
-        # the report's rule is scripts/worklists.sh's, case by case
-        from hcreport.targets import selected
-        names = ["a", "b", "c"]
-        cases = {("b",): ["b"], ("-b",): ["a", "c"], ("a", "b", "-b"): ["a"],
-                 ("-a", "-b", "-c"): [], ("x",): []}
-        root = os.path.dirname(os.path.dirname(HERE))
-        for listed, want in cases.items():
-            self.assertEqual(selected(list(listed), names), want, listed)
-            p = subprocess.run(["bash", "-c", '. "%s/scripts/worklists.sh"; selected "$1" a b c'
-                                % root, "_", " ".join(listed)], capture_output=True, text=True)
-            self.assertEqual(p.stdout.split(), want, listed)
-
     def test_vanilla_alone_is_not_a_curve(self):
         run = Run(dict(FULL, workloads=self.ZERO + " " + self.MID))
         run.det(self.rows(configs=("vanilla",)))
@@ -1381,12 +1368,13 @@ class DetRows(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual([rows[0][k] for k in ("pt_pages", "mm_exits", "shrinks")], ["", "", ""])
 
-    def test_bench_sh_names_the_same_functions(self):
-        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts",
-                               "bench.sh")) as f:
-            line = next(x for x in f if x.startswith("CALL_SYMS="))
-        self.assertEqual(tuple(line.split("=", 1)[1].strip().strip('"').split()),
-                         report.ingest.CALL_SYMS)
+    def test_report_py_calls_names_them(self):
+        # scripts/bench.sh asks report.py calls for the functions whose
+        # addresses it gives the plugin, in the order det_rows reads them
+        p = subprocess.run([sys.executable, SCRIPT, "calls"], capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        self.assertEqual((p.returncode, p.stdout), (0, " ".join(report.ingest.CALL_SYMS) + "\n"))
+        self.assertEqual(report.ingest.CALL_SYMS[3:], ("exit_mmap", "shrink_folio_list"))
 
 
 class BootState(unittest.TestCase):
@@ -1413,62 +1401,67 @@ class BootState(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(says, err)
 
-    def test_each_configuration_as_booted(self):
-        for args in (("vanilla", "vanilla", "", "none", self.ON),
-                     ("vanilla-layout", "layout", "", "none", self.ON),
-                     ("hotcold", "hotcold", "", "1", self.ON),
-                     ("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "0", self.ON),
-                     ("single", "single", "", "1", self.ON),
-                     ("nopcp", "nopcp", "", "none", self.OFF)):
-            with self.subTest(config=args[0]):
-                self.assertEqual(self.check(*args), (0, ""))
+    def line(self, **want):
+        """(name, kernel, append) of the first line of bench/configs.tsv
+        with those columns: the tests pick configurations by what they
+        are, not by name"""
+        r = next(r for r in report.configs.table() if all(r[k] == v for k, v in want.items()))
+        return r["name"], r["kernel"], "" if r["append"] == "-" else r["append"]
 
-    def test_switch_left_on_in_hotcold_off(self):
-        self.refused("hotcold-off", "hotcold", "percpu_pagelist_hot_cold=0", "1", self.ON,
-                     says="is 1, expected 0")
+    def booted(self, r, switch=None, pcp=None):
+        """the hotcold-info state a boot of table line R shows (or another)"""
+        on = self.OFF if r["pcp"] == "off" else self.ON
+        return (r["switch"] if switch is None else switch), (on if pcp is None else pcp)
+
+    def test_each_configuration_as_booted(self):
+        for r in report.configs.table():
+            with self.subTest(config=r["name"]):
+                args = self.line(name=r["name"])
+                self.assertEqual(self.check(*args, *self.booted(r)), (0, ""))
+
+    def test_each_configuration_with_another_switch(self):
+        for r in report.configs.table():
+            for other in ("none", "0", "1"):
+                if other == r["switch"]:
+                    continue
+                with self.subTest(config=r["name"], switch=other):
+                    self.refused(*self.line(name=r["name"]), *self.booted(r, switch=other),
+                                 says="vm.percpu_pagelist_hot_cold is %s, expected %s" %
+                                 (other, r["switch"]))
 
     def test_a_mistyped_parameter(self):
-        # hotcold-off's parameter misspelled: the switch stays on, and the
-        # configuration's name, not its command line, says it must be 0
-        self.refused("hotcold-off", "hotcold", "percpu_pagelist_hot_colt=0", "1", self.ON,
+        # the parameter that sets the switch at 0 misspelled: the switch
+        # stays on, and the configuration, not its command line, says it
+        # must be 0
+        name, kernel, append = self.line(switch="0")
+        self.assertIn("_cold=0", append)
+        self.refused(name, kernel, append.replace("_cold=0", "_colt=0"), "1", self.ON,
                      says="is 1, expected 0")
-
-    def test_every_configuration_of_bench_sh_has_a_state(self):
-        import re
-        with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts/bench.sh")) as f:
-            text = f.read()
-        block = re.search(r'ALL_CONFIGS="([^"]*)"', text).group(1)
-        repeat = re.search(r'^REPEAT=([a-z-]+):', text, re.M).group(1)
-        names = [c.split(":")[0] for c in block.split()] + [repeat]
-        self.assertIn("nopcp", names)
-        for n in names:
-            self.assertIn(n, report.ingest.EXPECTED_STATE, n)
 
     def test_an_unknown_configuration(self):
         self.refused("hotcold-on", "hotcold", "", "1", self.ON,
-                     says="no expected allocator state for configuration hotcold-on")
+                     says="no expected allocator state for configuration hotcold-on "
+                          "(no such line in bench/configs.tsv)")
 
-    def test_hotcold_booted_without_the_series(self):
-        self.refused("hotcold", "hotcold", "", "none", self.ON, says="is none, expected 1")
+    def test_lists_off_with_their_lists_on(self):
+        self.refused(*self.line(pcp="off"), "none", self.ON, says="the pcp lists are on")
 
-    def test_vanilla_with_the_series(self):
-        self.refused("vanilla", "vanilla", "", "1", self.ON, says="expected none")
-
-    def test_nopcp_with_its_lists_on(self):
-        self.refused("nopcp", "nopcp", "", "none", self.ON, says="the pcp lists are on")
-
-    def test_nopcp_with_a_batch_above_one(self):
-        self.refused("nopcp", "nopcp", "", "none", "pcp_high_max=0 pcp_batch=1-63",
+    def test_lists_off_with_a_batch_above_one(self):
+        self.refused(*self.line(pcp="off"), "none", "pcp_high_max=0 pcp_batch=1-63",
                      says="batch 1-63")
 
-    def test_lists_off_outside_nopcp(self):
-        self.refused("vanilla", "vanilla", "", "none", self.OFF, says="as on nopcp")
+    def test_lists_on_with_every_list_off(self):
+        for r in report.configs.table():
+            if r["pcp"] == "on":
+                with self.subTest(config=r["name"]):
+                    self.refused(*self.line(name=r["name"]), r["switch"], self.OFF,
+                                 says="every pcp list has high 0")
 
     def test_no_pcp_state(self):
-        self.refused("hotcold", "hotcold", "", "1", "", says="no pcp state")
+        self.refused(*self.line(switch="1"), "1", "", says="no pcp state")
 
     def test_no_info_line(self):
-        self.refused("vanilla", "vanilla", "", "", "", text="", says="no hotcold-info line")
+        self.refused(*self.line(role="base"), "", "", text="", says="no hotcold-info line")
 
 
 class Exercise(unittest.TestCase):

@@ -7,10 +7,13 @@
 #                  scenarios run their fixed amount of work)
 #   fixed,SCALE    each workload does a fixed amount of work times SCALE,
 #                  for the deterministic modes (icount, cachesim)
-#   WORKLOAD...    which workloads (default all; -WORKLOAD: all but it),
-#                  by their names in the workload table (bench/workloads.tsv,
-#                  /guest/workloads.tsv here), which also gives each its
-#                  metric and its amount of fixed work
+#   WORKLOAD...    which workloads (default all), by their names in the
+#                  workload table (bench/workloads.tsv, /guest/workloads.tsv
+#                  here), which also gives each its metric and its amount
+#                  of fixed work.  Names only: the host resolves a WORKLOADS
+#                  list with exclusions (-NAME) into the names each boot
+#                  runs (bench/report.py boot-workloads, the one rule), so
+#                  a -NAME here is refused
 #   history=N      (fixed) start with warm-up N, so that rounds differ in
 #                  history (below)
 #
@@ -48,8 +51,12 @@ case $HISTORY in
 esac
 [ -r /guest/workloads.tsv ] || { echo "hotcold: bench: no /guest/workloads.tsv (scripts/initramfs.sh copies bench/workloads.tsv)"; exit 2; }
 for a in $ONLY; do
-	awk -F'\t' -v w="${a#-}" '$1 == w { found = 1 } END { exit !found }' /guest/workloads.tsv ||
-		{ echo "hotcold: bench: unknown workload '${a#-}' (not in bench/workloads.tsv)"; exit 2; }
+	case $a in -*)
+		echo "hotcold: bench: '$a': the guest takes workload names only (the host resolves exclusions: bench/report.py boot-workloads)"
+		exit 2 ;;
+	esac
+	awk -F'\t' -v w="$a" '$1 == w { found = 1 } END { exit !found }' /guest/workloads.tsv ||
+		{ echo "hotcold: bench: unknown workload '$a' (not in bench/workloads.tsv)"; exit 2; }
 done
 # the _n workloads: one instance per CPU, at least two (the deterministic
 # modes boot one vCPU)
@@ -63,11 +70,9 @@ fixed) SECS=0 ;;
 *) echo "hotcold: bench: unknown mode '$MODE' (wall or fixed)"; exit 2 ;;
 esac
 
-# want WORKLOAD: named, or not excluded with -WORKLOAD when only
-# exclusions (or nothing) were given
+# want WORKLOAD: named, or no names given (every workload)
 want() {
-	case $ONLY in *" -$1 "*) return 1 ;; esac
-	echo "$ONLY" | tr ' ' '\n' | grep -q '^[^-]' || return 0
+	[ -n "${ONLY# }" ] || return 0
 	case $ONLY in *" $1 "*) return 0 ;; esac
 	return 1
 }

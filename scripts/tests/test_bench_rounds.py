@@ -2,8 +2,9 @@
 """Unit tests of make bench's seeded rounds: round r of every
 configuration boots with QEMU's -seed S_r (scripts/lib.sh's BENCH_SEEDS)
 and the kernel command line page_alloc.shuffle=1, with RDRAND on (the
-guest's RNG reads -seed through it); vanilla-repeat and the icount check
-boot exactly as vanilla's round 1 did; SHUFFLE=0 boots as before.
+guest's RNG reads -seed through it); the repeat and the icount check
+boot exactly as the base's round 1 did (bench/configs.tsv's roles);
+SHUFFLE=0 boots as before.
 
 No kernel is built or booted: scripts/bench.sh's own functions (det_mode
 down to det_boot, taken from its text) queue and start every
@@ -12,26 +13,34 @@ scripts/run-guest.sh is the real one with --dry-run, which prints the
 QEMU command line it would run.  The tests read those command lines.
 The stand-ins: a root whose scripts/run-guest.sh adds --dry-run and
 keeps the output under the boot's tag, empty kernel images and guest
-images, a workload table of a workload per boot (bench.sh's table();
-scripts/tests/test_worklists.py tests the lists it gives), and
-call_addrs, boot_state and det-rows, which read the boot's System.map
-and output."""
+images, a workload per boot (det_workloads; bench/tests/test_workloads.py
+tests the lists it gives), and call_addrs, boot_state and det-rows,
+which read the boot's System.map and output.  The configurations are
+bench/configs.tsv's, every one CONFIGS can pick, read as bench.sh reads
+them (report.py configs bench, its configs_from)."""
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 with open(os.path.join(ROOT, "scripts/bench.sh")) as f:
     BENCH = f.read()
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from hcreport import configs as config_table  # noqa: E402
 
 # bench.sh's functions that list, queue and start the deterministic boots
-FUNCTIONS = ("failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs", "prog_first",
-             "det_job", "det_mode")
-# bench.sh's values they use (its configurations, the repeat boot's, the
-# sweeps' and the programs' configurations)
-VALUES = ("ALL_CONFIGS", "SWEEP_CONFIGS", "PROG_CONFIGS", "REPEAT")
+# (and configs_from, which reads the configurations they boot)
+FUNCTIONS = ("configs_from", "failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs",
+             "prog_first", "det_job", "det_mode")
+# every configuration CONFIGS can pick, and the repeat
+CONFIGS = [r["name"] for r in config_table.table() if r["role"] != "repeat"]
+BASE = config_table.role("base")
+REPEAT = config_table.role("repeat")
 
 
 def bench_function(name):
@@ -41,18 +50,10 @@ def bench_function(name):
     return m.group(0)
 
 
-def bench_value(name):
-    """NAME=VALUE at the top level of bench.sh (once), as shell text"""
-    found = re.findall(r'^%s=("[^"]*"|\S*)$' % name, BENCH, re.M)
-    if len(found) != 1:
-        raise AssertionError("scripts/bench.sh sets %s %d times at its top level" % (name, len(found)))
-    return "%s=%s" % (name, found[0])
-
-
 def configs():
-    """bench.sh's configurations: [(name, flavour, append)]"""
-    text = bench_value("ALL_CONFIGS").split("=", 1)[1].strip('"')
-    return [tuple(c.split(":", 2)) for c in text.split()]
+    """the configurations the run boots: [(name, flavour, append)]"""
+    return [(r["name"], r["kernel"], "" if r["append"] == "-" else r["append"])
+            for r in config_table.table() if r["name"] in CONFIGS]
 
 
 def lib_sh(script):
@@ -85,28 +86,22 @@ DRIVER = """set -u
 . "$REAL/scripts/worklists.sh"
 . "$REAL/scripts/jobqueue.sh"
 %(functions)s
-%(values)s
-# a workload per boot (NAME:BOOT:MODES); table COLUMN=VALUE... as
-# bench.sh's (bench/report.py workloads)
-table() {
-	local row kv ok
-	for row in sdet_1:mem:det trunc80k_ext4_1:disk:det readahead_other_cpu:2cpu:det \
-		compile:prog:det sweep_exit_0_40_16:sweep:fixed; do
-		ok=1
-		for kv in "$@"; do
-			case $kv in
-			boot=*) [ "$(echo "$row" | cut -d: -f2)" = "${kv#*=}" ] || ok=0 ;;
-			modes=*) [ "$(echo "$row" | cut -d: -f3)" = "${kv#*=}" ] || ok=0 ;;
-			esac
-		done
-		[ $ok = 0 ] || echo "${row%%%%:*}"
-	done
+# a workload per boot, as worklists.sh's det_workloads gives them
+det_workloads() {
+	case $1 in
+	mem) echo sdet_1 ;;
+	disk) echo trunc80k_ext4_1 ;;
+	2cpu) echo readahead_other_cpu ;;
+	prog) echo compile ;;
+	sweep) echo sweep_exit_0_40_16 ;;
+	esac
 }
 call_addrs() { echo 0x1+0x2+0x3+0x4+0x5; }
 boot_state() { :; }
 python3() { [ "${2:-}" = det-rows ] || command python3 "$@"; }
-# shellcheck disable=SC2086
-CONFIGS=$(echo $ALL_CONFIGS)
+# every configuration, as bench.sh reads them
+cfg=$(python3 "$REAL/bench/report.py" configs bench 0 "%(configs)s") || exit 1
+configs_from "$cfg"
 DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2 DET_WORKLOADS= JOBS=2
 GUEST_CPU=EPYC-Milan SIM_ARGS=l1size=32768 OUT=$BUILD/bench
 mkdir -p "$OUT"
@@ -137,14 +132,14 @@ def det_boots(shuffle):
         for image in ("initramfs.cpio.gz", "initramfs-programs.cpio.gz"):
             open(os.path.join(build, image), "w").close()
         script = DRIVER % {"functions": "".join(bench_function(n) for n in FUNCTIONS),
-                           "values": "\n".join(bench_value(n) for n in VALUES)}
+                           "configs": " ".join(CONFIGS)}
         env = dict(PATH=os.environ["PATH"], ROOT=fake, REAL=ROOT, BUILD=build,
                    SHUFFLE=shuffle, PYTHONDONTWRITEBYTECODE="1")
         p = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True,
                            timeout=300)
         if p.returncode:
             raise AssertionError("the boots failed:\n" + p.stdout + p.stderr)
-        names = [c[0] for c in configs()] + [bench_value("REPEAT").split("=")[1].split(":")[0]]
+        names = CONFIGS + [REPEAT]
         boots = {}
         for tag in os.listdir(argv):
             mode, rest = tag.split("-", 1)
@@ -215,29 +210,29 @@ class SeededRounds(unittest.TestCase):
                     for w in append.split():
                         self.assertIn(w, one(argv, "-append").split())
 
-    def test_the_repeat_boots_as_vanilla_round_1(self):
-        repeats = [k for k in self.boots if k[1] == "vanilla-repeat"]
-        self.assertTrue(repeats, "no vanilla-repeat boot")
+    def test_the_repeat_boots_as_the_base_round_1(self):
+        repeats = [k for k in self.boots if k[1] == REPEAT]
+        self.assertTrue(repeats, "no %s boot" % REPEAT)
         for mode, name, r, part in repeats:
             with self.subTest(part=part):
                 self.assertEqual(r, 1)
-                vanilla = self.boots[(mode, "vanilla", 1, part)]
+                base = self.boots[(mode, BASE, 1, part)]
                 argv = self.boots[(mode, name, r, part)]
-                self.assertEqual(one(argv, "-seed"), one(vanilla, "-seed"))
+                self.assertEqual(one(argv, "-seed"), one(base, "-seed"))
                 # the whole machine: the same command line but for the
                 # names of its log and output files
                 self.assertEqual(untagged(argv, "%s-%s-1-%s" % (mode, name, part),
-                                          "%s-vanilla-1-%s" % (mode, part)), vanilla)
+                                          "%s-%s-1-%s" % (mode, BASE, part)), base)
 
     def test_the_icount_check_boots_as_cachesim_round_1(self):
         checks = [k for k in self.boots if k[0] == "icount"]
         self.assertTrue(checks, "no icount check boot")
         for mode, name, r, part in checks:
             with self.subTest(part=part):
-                self.assertEqual((name, r), ("vanilla", 1))
-                cachesim = self.boots[("cachesim", "vanilla", 1, part)]
-                argv = untagged(self.boots[(mode, name, r, part)], "icount-vanilla-1-" + part,
-                                "cachesim-vanilla-1-" + part)
+                self.assertEqual((name, r), (BASE, 1))
+                cachesim = self.boots[("cachesim", BASE, 1, part)]
+                argv = untagged(self.boots[(mode, name, r, part)], "icount-%s-1-%s" % (BASE, part),
+                                "cachesim-%s-1-%s" % (BASE, part))
                 self.assertEqual([a.replace(",sim=off,", ",sim=on,") for a in argv], cachesim)
 
 
