@@ -15,7 +15,7 @@ help:
 	@echo
 	@echo "  make test          build, boot and test the series (KUnit, guest tests,"
 	@echo "                     debug kernel, checkpatch); last line: N passed, N failed"
-	@echo "  make bench         vanilla vs hotcold vs hotcold-off; report in build/bench/latest/"
+	@echo "  make bench         vanilla against the series (bench/configs.tsv); report in build/bench/latest/"
 	@echo "  make bench QUICK=1 the same, short"
 	@echo "  make unit          the harness's own tests, no kernel, no root, in seconds:"
 	@echo "                     Python unit tests, shellcheck, the cache model's host"
@@ -25,7 +25,7 @@ help:
 	@echo "  make export        write build/linux's commits to patches/"
 	@echo "  make tree-check    fail if patches/ and build/linux disagree"
 	@echo "  make tree-reset    drop build/linux work, re-apply patches/"
-	@echo "  make kernel-FLAVOUR  build one of: vanilla hotcold debug"
+	@echo "  make kernel-FLAVOUR  build one of scripts/lib.sh FLAVOURS (vanilla hotcold debug hotcold-bench ...)"
 	@echo "  make shell         boot the hotcold kernel to a busybox shell"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make build-series  build the kernel at every step of the series"
@@ -73,6 +73,8 @@ build-series:
 cachesim: kernel-vanilla image
 	@$(S)/deps.sh bench && $(S)/cachesim.sh check
 
+# clean deletes the saved bench runs (build/bench/*) too: archive a run
+# first (bench/report.py archive RUN DEST) to keep it
 clean:
 	rm -rf build/logs build/bench build/initramfs* build/disk* build/modules-*
 

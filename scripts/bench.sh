@@ -15,8 +15,9 @@
 #             (icount_derived below).
 #   cachesim  the same fixed work with the plugin simulating the data
 #             caches (bench/cachesim): misses per operation at each level
-#             inside the measured phase, priced in cycles with latencies
-#             measured on this host (bench/calibrate).
+#             inside the measured phase, priced in cycles with the
+#             modelled part's published latencies (bench/prices.tsv); the
+#             host's (bench/calibrate) are printed as a cross-check.
 #
 # Configurations: bench/configs.tsv, one line each (its kernel, its extra
 # command line, the allocator state its boots must show, the lists it is
@@ -76,6 +77,9 @@
 # run at once and changes nothing.
 . "$(dirname "$0")/lib.sh"
 step settings
+# the settings below ask bench/report.py (the configuration table), which
+# needs python3 before scripts/deps.sh bench can install anything
+command -v python3 >/dev/null || fail "python3 missing -- apt-get install python3 (make bench installs the rest)"
 # the command as asked (the plan's stamp), before the settings below
 # rewrite any of them (CONFIGS becomes NAME:KERNEL:APPEND words, QUICK
 # sets ROUNDS and the others): the variables of the environment only

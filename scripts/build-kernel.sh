@@ -10,7 +10,7 @@
 #            bench/alternatives/ on the series or the baseline, as
 #            bench/configs.tsv says (scripts/tree.sh alt)
 # Config: tinyconfig + configs/base.config (+ configs/kunit.config for the
-# test flavours, TEST_FLAVOURS in lib.sh; + configs/debug.config), then
+# test flavours, KUNIT_FLAVOURS in lib.sh; + configs/debug.config), then
 # olddefconfig, then a check that every option of the fragments survived.
 # Rebuilds are incremental.
 #

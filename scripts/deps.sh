@@ -4,7 +4,8 @@
 # installed with apt-get (as root); otherwise the script names them and stops.
 #
 # usage: scripts/deps.sh [test|bench|unit]
-#   unit: only what make unit needs (python3 with docutils, gcc, shellcheck)
+#   unit: only what make unit needs (python3 with docutils, gcc, shellcheck,
+#         cpio and e2fsprogs for the image tests)
 . "$(dirname "$0")/lib.sh"
 step deps
 
@@ -20,7 +21,7 @@ stress-ng:stress-ng pkg-config:pkg-config
 /usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 case ${1:-test} in
-unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck" ;;
+unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck cpio:cpio /usr/sbin/debugfs:e2fsprogs" ;;
 test) NEED="$NEED shellcheck:shellcheck import.docutils:python3-docutils" ;;
 bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2" ;;
 *) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench|unit]" ;;

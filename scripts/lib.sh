@@ -20,7 +20,7 @@ BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
 FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power"
 # the flavours built with configs/kunit.config: the only ones with test code
-TEST_FLAVOURS="hotcold debug"
+KUNIT_FLAVOURS="hotcold debug"
 # (the bench-only flavours, a patch under bench/alternatives/ on the
 # baseline: bench/configs.tsv, bench_kernel below)
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
@@ -79,7 +79,7 @@ check_flavour() {
 flavour_fragments() {
 	local frags="$ROOT/configs/base.config"
 
-	case " $TEST_FLAVOURS " in
+	case " $KUNIT_FLAVOURS " in
 	*" $1 "*) frags="$frags $ROOT/configs/kunit.config" ;;
 	esac
 	[ "$1" = debug ] && frags="$frags $ROOT/configs/debug.config"

@@ -227,7 +227,7 @@ cmd_alt() {
 	G worktree prune
 	run_logged "$LOGS/tree.log" "remove build/$name-src and retry" \
 		git -C "$TREE" worktree add -q --detach "$src" "$base"
-	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto the series" \
+	run_logged "$LOGS/tree.log" "rebase ${patch#"$ROOT"/} onto its base (bench/configs.tsv)" \
 		git -C "$src" apply --index "$patch"
 	echo "$want" >"$src/.hotcold-alt"
 }

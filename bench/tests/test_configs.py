@@ -282,7 +282,7 @@ class TheTable(unittest.TestCase):
     def setUpClass(cls):
         with open(configs.PATH) as f:
             cls.rows = configs.parse(f.read())
-        rc, out, err, _ = lib_sh('echo "$FLAVOURS"; echo "$TEST_FLAVOURS"; '
+        rc, out, err, _ = lib_sh('echo "$FLAVOURS"; echo "$KUNIT_FLAVOURS"; '
                                  'echo "$SERIES_BRANCH $BASELINE_TAG"')
         if rc:
             raise AssertionError(err)

@@ -33,6 +33,9 @@ def newc_entries(data):
         i = (i + filesize + 3) & ~3
 
 
+# mke2fs and debugfs live in /usr/sbin, which a user's PATH may lack
+SBIN_PATH = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
+
 class Trees(unittest.TestCase):
     """Two trees of the same files, made in another order at another time."""
 
@@ -62,7 +65,7 @@ class Trees(unittest.TestCase):
 class CpioImage(Trees):
     def pack(self, top, out):
         cmd = '. "%s/scripts/lib.sh"; cpio_image "$1" "$2" "$3"' % ROOT
-        env = dict(os.environ, BUILD=os.path.join(self.tmp, "build"))
+        env = dict(os.environ, BUILD=os.path.join(self.tmp, "build"), PATH=SBIN_PATH)
         p = subprocess.run(["bash", "-c", cmd, "-", top, out, os.path.join(self.tmp, "log")],
                            env=env, capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -86,7 +89,7 @@ class CpioImage(Trees):
         self.assertEqual(one[4:8], b"\0\0\0\0")
 
 
-@unittest.skipUnless(shutil.which("mke2fs") and shutil.which("debugfs"),
+@unittest.skipUnless(shutil.which("mke2fs", path=SBIN_PATH) and shutil.which("debugfs", path=SBIN_PATH),
                      "needs mke2fs and debugfs (e2fsprogs)")
 class Ext4Image(Trees):
     """lib.sh's ext4_image, as scripts/disk.sh makes build/disk.img."""
@@ -95,7 +98,7 @@ class Ext4Image(Trees):
         cmd = ('. "%s/scripts/lib.sh"; ext4_image "$1" "$2" 8M scratch '
                '6f746f68-636c-6f64-0000-000000000003 6f746f68-636c-6f64-0000-000000000004 "$3"'
                % ROOT)
-        env = dict(os.environ, BUILD=os.path.join(self.tmp, "build"))
+        env = dict(os.environ, BUILD=os.path.join(self.tmp, "build"), PATH=SBIN_PATH)
         p = subprocess.run(["bash", "-c", cmd, "-", top, out, os.path.join(self.tmp, "log")],
                            env=env, capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -113,7 +116,8 @@ class Ext4Image(Trees):
         two = self.mkfs(self.tree("two", names[::-1], now), img)
         self.assertEqual(one, two)
         for f in ("/b.sh", "/link", "/sub"):
-            p = subprocess.run(["debugfs", "-R", "stat " + f, img], capture_output=True, text=True)
+            p = subprocess.run(["debugfs", "-R", "stat " + f, img], capture_output=True, text=True,
+                               env=dict(os.environ, PATH=SBIN_PATH))
             self.assertRegex(p.stdout, r"User: +0 +Group: +0 ", f)
             for t in ("ctime", "atime", "mtime"):
                 self.assertIn(" %s: 0x%08x:" % (t, EPOCH), p.stdout, f)
