@@ -51,7 +51,7 @@ under build/bench/ (20261206-0130-quick, latest).
 
 usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       cachesim.png and ratios.png (wall)
-       report.py summary OUTDIR       the compact deterministic table (README)
+       report.py summary OUTDIR       the compact deterministic table (docs/results/)
        report.py compare OUTDIR       every metric, every configuration against
                                       vanilla, with 95 % intervals (cover letter)
        report.py compare RUN_A RUN_B  two runs side by side: per workload,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Render: report.md's sections, the compact tables of the README and the
+"""Render: report.md's sections, the compact tables of docs/results/ and the
 cover letter (summary, compare), and report(), which writes report.md and
 the charts."""
 import os
@@ -540,7 +540,7 @@ def workload_table():
 
 
 def summary(outdir):
-    """The compact table of README.md: per workload, the rounds it rests
+    """The compact table of the published results (docs/results/): per workload, the rounds it rests
     on, instructions (icount, each rep string instruction once), simulated
     memory accesses (last-level misses) and estimated cycles (cachesim, a
     model priced with bench/prices.tsv, under both store pricings) per op,
