@@ -9,6 +9,9 @@ kernels."""
 import os
 import sys
 
+from . import tables
+from .tables import TableError  # noqa: F401 (the parsers raise it)
+
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
 PATH = os.path.join(BENCH, "configs.tsv")
@@ -22,10 +25,6 @@ NEEDED = ("base", "series", "switch-off")
 SETS = ("default", "quick", "programs", "sweeps")
 # the directory a patch must be in
 ALTERNATIVES = "bench/alternatives/"
-
-
-class TableError(Exception):
-    pass
 
 
 def _word(s, extra=""):
@@ -50,19 +49,7 @@ def parse(text, path=PATH, root=ROOT):
     pcp off; at most one repeat, the base's kernel, command line and
     state, in no set; at most one layout)."""
     rows, where_of = [], {}
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        f = line.split("\t")
-        where = "%s:%d" % (path, n)
-        if len(f) != len(COLUMNS):
-            raise TableError("%s: %d tab-separated columns, expected %d (%s)" % (
-                where, len(f), len(COLUMNS), " ".join(COLUMNS)))
-        row = dict(zip(COLUMNS, f))
-        for k, ok in VALUES.items():
-            if row[k] not in ok:
-                raise TableError("%s: %s '%s', expected one of %s" % (where, k, row[k],
-                                                                      ", ".join(ok)))
+    for where, row in tables.lines(text, path, COLUMNS, VALUES):
         for k in ("name", "kernel"):
             if not _word(row[k]):
                 raise TableError("%s: %s '%s', expected lower-case letters, digits and -" %
@@ -142,20 +129,8 @@ def parse(text, path=PATH, root=ROOT):
     return rows
 
 
-_TABLE = None
-
-
-def table():
-    """the table (read once), or exit 2 with the reason"""
-    global _TABLE
-    if _TABLE is None:
-        try:
-            with open(PATH) as f:
-                _TABLE = parse(f.read())
-        except (OSError, TableError) as e:
-            print("report.py: the configuration table: %s" % e, file=sys.stderr)
-            sys.exit(2)
-    return _TABLE
+# the table (read once), or exit 2 with the reason
+table = tables.cached(PATH, parse, "configuration table")
 
 
 def names(rows=None, **want):

@@ -8,6 +8,9 @@ selected()."""
 import os
 import sys
 
+from . import tables
+from .tables import TableError  # noqa: F401 (the parsers raise it)
+
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "workloads.tsv")
 COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
@@ -15,10 +18,6 @@ VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program", "sweep"),
           "modes": ("det", "wall", "fixed"),
           "boot": ("mem", "2cpu", "disk", "prog", "sweep"), "quick": ("yes", "no"),
           "shared": ("yes", "no")}
-
-
-class TableError(Exception):
-    pass
 
 
 # a sweep's name: sweep_exit_N_MB_L or sweep_reclaim_N_MB_L
@@ -43,18 +42,7 @@ def parse(text, path=PATH):
     that is not a workload line (9 tab-separated columns with known values,
     a whole amount, a unique name)."""
     rows, seen = [], set()
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        f = line.split("\t")
-        where = "%s:%d" % (path, n)
-        if len(f) != len(COLUMNS):
-            raise TableError("%s: %d tab-separated columns, expected %d (%s)" % (
-                where, len(f), len(COLUMNS), " ".join(COLUMNS)))
-        row = dict(zip(COLUMNS, f))
-        for k, ok in VALUES.items():
-            if row[k] not in ok:
-                raise TableError("%s: %s '%s', expected one of %s" % (where, k, row[k], ", ".join(ok)))
+    for where, row in tables.lines(text, path, COLUMNS, VALUES):
         if not row["amount"].isdigit():
             raise TableError("%s: amount '%s', expected a whole number" % (where, row["amount"]))
         if not row["name"] or not all(c.isalnum() or c == "_" for c in row["name"]):
@@ -82,20 +70,8 @@ def parse(text, path=PATH):
     return rows
 
 
-_TABLE = None
-
-
-def table():
-    """the table (read once), or exit 2 with the reason"""
-    global _TABLE
-    if _TABLE is None:
-        try:
-            with open(PATH) as f:
-                _TABLE = parse(f.read())
-        except (OSError, TableError) as e:
-            print("report.py: the workload table: %s" % e, file=sys.stderr)
-            sys.exit(2)
-    return _TABLE
+# the table (read once), or exit 2 with the reason
+table = tables.cached(PATH, parse, "workload table")
 
 
 def names(rows=None, **want):
