@@ -77,8 +77,12 @@ class Judged:
     rounds), missed, and those without an interval (n/a: one round, or a
     round with 0 on one side)."""
 
+    # an interval wider than this (hi/lo) cannot tell a 5 % effect from
+    # none: such a metric is not judged "met", it is "not resolved"
+    WIDE = 1.10
+
     def __init__(self):
-        self.rounds, self.bad, self.one, self.zero = [], [], [], []
+        self.rounds, self.bad, self.one, self.zero, self.wide = [], [], [], [], []
 
     def add(self, iv, what):
         """count IV: False when it has no interval (then listed as n/a)"""
@@ -86,10 +90,13 @@ class Judged:
             (self.one if iv.n == 1 else self.zero).append(what)
             return False
         self.rounds.append(iv.n)
+        if iv.lo <= 0 or iv.hi / iv.lo > self.WIDE:
+            self.wide.append(what)
         return True
 
     def report(self, t, text, plan, why_not_asked, what, chance, unit="metrics"):
-        """met on the metrics with an interval, missed on the bad ones (and
+        """met on the metrics with an interval narrow enough (WIDE), not
+        resolved on the wider ones, missed on the bad ones (and
         how many of them CHANCE, the share of intervals that exclude a true
         ratio of 1 on the side judged, would resolve with no difference
         anywhere); no interval at all: not in this run (DET_ROUNDS=1) or
@@ -102,7 +109,17 @@ class Judged:
         if self.zero:
             na += "; n/a (a round with 0 on one side) on %d: %s" % (
                 len(self.zero), ", ".join(self.zero))
-        if n:
+        # a missed metric is judged whatever its width
+        wide = [w for w in self.wide if not any(b.startswith(w + " ") for b in self.bad)]
+        if wide:
+            na += ("; not resolved on %d (an interval wider than %.0f %%, which could "
+                   "not tell a 5 %% difference from none: %s)" % (
+                       len(wide), 100 * (self.WIDE - 1), ", ".join(wide[:10]) +
+                       (" and %d more" % (len(wide) - 10) if len(wide) > 10 else "")))
+        n = len(self.rounds) - len(wide)
+        if n <= 0 and wide and not self.bad:
+            t.add(text, "not resolved" + na)
+        elif n:
             lo, hi = min(self.rounds), max(self.rounds)
             each = "%s rounds each, paired by round" % (lo if lo == hi else "%d-%d" % (lo, hi))
             t.add(text, ("met on %d %s (%s)" % (n, unit, each) if not self.bad else
