@@ -52,7 +52,8 @@
 # det.csv rows, the run before it keeps its own (bench/report.py compare
 # RUN_A RUN_B sets two runs side by side).
 #
-# Environment: MODES (default "wall icount cachesim"), ROUNDS (wall, default
+# Environment: MODES (default "icount cachesim": wall mode, TCG time,
+# resolves nothing and runs only when asked, docs/decisions.md), ROUNDS (wall, default
 # 3), SECS per wall workload (default 1), SCALE of the fixed work (default
 # 2), DET_ROUNDS of the deterministic modes (default 3), PROG_ROUNDS (how
 # many of each mode's rounds boot the real programs, default 2),
@@ -91,7 +92,7 @@ done
 
 # the settings' defaults and the values they take (lib.sh's setting_*;
 # the upper bounds catch a mistyped value, not a limit of the harness)
-MODES=${MODES:-wall icount cachesim}
+MODES=${MODES:-icount cachesim}
 setting_words MODES wall icount cachesim
 QUICK=${QUICK:-0}
 setting_bool QUICK

@@ -19,7 +19,7 @@ COLUMNS = ("name", "kernel", "source", "patch", "append", "switch", "pcp", "mode
            "sets", "what")
 VALUES = {"source": ("baseline", "series"), "switch": ("none", "0", "1"), "pcp": ("on", "off"),
           "modes": ("det", "fixed"),
-          "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "-")}
+          "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "power", "-")}
 # the roles a table must have, one line each (the others: at most one)
 NEEDED = ("base", "series", "switch-off")
 SETS = ("default", "quick", "programs", "sweeps")
@@ -47,7 +47,8 @@ def parse(text, path=PATH, root=ROOT):
     base, in every set; one series, switch 1 and no patch; one
     switch-off, the series' kernel at switch 0; at most one no-lists,
     pcp off; at most one repeat, the base's kernel, command line and
-    state, in no set; at most one layout)."""
+    state, in no set; at most one layout; at most one power, a baseline
+    kernel with a bench-only patch: a known cost on the base)."""
     rows, where_of = [], {}
     for where, row in tables.lines(text, path, COLUMNS, VALUES):
         for k in ("name", "kernel"):
@@ -126,6 +127,11 @@ def parse(text, path=PATH, root=ROOT):
             raise TableError("%s: %s, the repeat, boots as the base's round 1: the base's %s, "
                              "and in no set (CONFIGS does not pick it)" % (
                                  where_of[r["name"]], r["name"], ", ".join(same)))
+    for r in roles.get("power", []):
+        if r["source"] != "baseline" or r["patch"] == "-" or r["switch"] != "none":
+            raise TableError("%s: %s, the power check, must be the baseline with a bench-only "
+                             "patch (its known cost) and no switch" % (where_of[r["name"]],
+                                                                      r["name"]))
     return rows
 
 
@@ -149,7 +155,7 @@ def row(name, rows=None):
 
 def role(which, rows=None):
     """the name of the configuration of that role (base, series,
-    switch-off, no-lists, repeat, layout), or None"""
+    switch-off, no-lists, repeat, layout, power), or None"""
     found = names(rows, role=which)
     return found[0] if found else None
 

@@ -29,6 +29,8 @@ LAYOUT = configs.role("layout")
 SERIES = configs.role("series")
 SWITCH_OFF = configs.role("switch-off")
 NO_LISTS = configs.role("no-lists")
+# the base with a known small cost (a bench-only patch): the power check
+POWER = configs.role("power")
 # configurations that are the base's A/A, not compared as configurations
 AA_CONFIGS = tuple(c for c in (REPEAT, LAYOUT) if c)
 

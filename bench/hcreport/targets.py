@@ -8,7 +8,7 @@ import statistics
 from . import workloads
 # the one WORKLOADS rule (scripts/bench.sh's boots' too)
 from .workloads import selected
-from .ingest import BASE, LAYOUT, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
+from .ingest import BASE, LAYOUT, POWER, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
 from .stats import (aa_repeat, beyond, margin, paired, paired_ratio, point, ratio, sign_test,
                     spread, verdict)
 
@@ -149,6 +149,46 @@ def counts(base, r):
     """at least one miss per op, or one more (or fewer): below that a ratio
     says little"""
     return r is not None and (base >= 1 or abs(r - 1) * base >= 1)
+
+
+def power_check(t, det, plan):
+    """The power check: POWER, the base with a known small cost (every
+    50th order-0 page cleared once more, bench/alternatives/power.patch),
+    must be called worse than the base, its 95 % interval above 1, in
+    instructions per op (icount) on every 2002 workload: each allocates
+    order-0 pages on every op, so the cost is there, about 1 % (4 KB of
+    string stores, each byte counted, per 50 pages).  A run whose
+    intervals could not see a cost that size could not see the series'
+    either.  Missed is a finding about the instrument, as the layout A/A's
+    is: the report says so, the run's status holds."""
+    text = ("power check: the power kernel (vanilla, every 50th order-0 page cleared once "
+            "more) called worse than vanilla, its 95 % interval above 1, in instructions "
+            "per op (icount) on every 2002 workload (each allocates order-0 pages every op)")
+    wls = workloads.names(kind="2002")
+    why = asked(plan, "icount", POWER, wls) if POWER else "not in this run (no power configuration)"
+    checked, bad, one = [], [], []
+    for wl in wls:
+        per = det.get("icount", {}).get(wl, {})
+        iv = paired_ratio(per, POWER, "insn1") if POWER else None
+        if iv is None:
+            continue
+        if iv.lo is None:
+            one.append(wl)
+            continue
+        checked.append("%s %s" % (wl, ivtext(iv)))
+        if verdict(iv) != "worse":
+            bad.append("%s %s (%s)" % (wl, ivtext(iv), verdict(iv)))
+    if checked:
+        t.add(text, ("met on %d workloads: %s" % (len(checked), ", ".join(checked)) if not bad
+                     else "missed on " + ", ".join(bad)) +
+              ("; n/a (one round) on %s" % ", ".join(one) if one else ""))
+    elif one and not why:
+        if plan["det_rounds"] == 1:
+            t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
+        else:
+            t.missing(text, None, "one round only: no interval")
+    else:
+        t.missing(text, why, "no icount rows of %s on a 2002 workload" % POWER)
 
 
 def det_targets(det, plan, prices=None, cal=None):
@@ -313,6 +353,7 @@ def det_targets(det, plan, prices=None, cal=None):
             "one miss per op, or one more)")
     offm.report(t, text, plan, asked_unshared(plan, "cachesim", SWITCH_OFF),
                 "no cachesim rows of " + SWITCH_OFF, 0.05)
+    power_check(t, det, plan)
     # a row where the series made no decision still counts: it is the
     # series' kernel that ran, and the cause is open
     text = ("hotcold never worse than vanilla in simulated misses per op (worse: its "

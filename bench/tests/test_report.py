@@ -437,6 +437,73 @@ class LayoutAA(unittest.TestCase):
         self.assertIn(": met on 2 metrics (3 rounds each, paired by round)",
                       target(lines, "layout A/A"))
 
+class PowerCheck(unittest.TestCase):
+    """power, vanilla with a known small cost: the report must call it
+    worse in instructions per op on every 2002 workload of the run, and
+    the target misses when the cost is not there, or is on vanilla's
+    side (the power kernel's rows labelled as vanilla's)."""
+    PLAN = dict(PF, configs="vanilla hotcold hotcold-off power")
+    # vanilla's instructions per op over three seeds
+    VANILLA = (1000.0, 1004.0, 998.0)
+
+    def run_with(self, factors, swap=False, rounds=3):
+        run = Run(dict(self.PLAN, det_rounds=str(rounds)))
+        rows = [r for r in both_modes("pagefault_anon", 5.0) if r["round"] <= rounds]
+        for r in rows:
+            if r["mode"] == "icount" and r["config"] != "vanilla-repeat":
+                r["insn_k"] = self.VANILLA[r["round"] - 1] * 100
+        power = [det_row("icount", "pagefault_anon", "power", r,
+                         insn=self.VANILLA[r - 1] * f) for r, f in zip((1, 2, 3), factors)
+                 if r <= rounds]
+        if swap:
+            # the plant: the power kernel's rows labelled vanilla's, and
+            # vanilla's labelled power's
+            van = [r for r in rows if r["mode"] == "icount" and r["config"] == "vanilla"]
+            for r in van:
+                r["config"] = "power"
+            for r in power:
+                r["config"] = "vanilla"
+        run.det(rows + power)
+        return run.report()
+
+    def test_a_one_percent_cost_is_called_worse(self):
+        rc, lines, err = self.run_with((1.011, 1.009, 1.010))
+        self.assertIn(": met on 1 workloads: pagefault_anon 1.010 [1.008-1.012]",
+                      target(lines, "power check"))
+        self.assertEqual(rc, 0, err)
+
+    def test_no_cost_misses(self):
+        rc, lines, err = self.run_with((1.0, 1.001, 0.999))
+        self.assertIn(": missed on pagefault_anon 1.000 [0.998-1.002] (not resolved)",
+                      target(lines, "power check"))
+        # a finding about the instrument, as the layout A/A's: the status holds
+        self.assertEqual(rc, 0, err)
+
+    def test_power_labelled_vanilla_misses(self):
+        rc, lines, err = self.run_with((1.011, 1.009, 1.010), swap=True)
+        self.assertIn(": missed on pagefault_anon 0.990 [0.988-0.993] (better)",
+                      target(lines, "power check"))
+
+    def test_one_round_is_not_run_where_more_were_asked_for(self):
+        rc, lines, err = self.run_with((1.011,), rounds=1)
+        self.assertIn("power check", "\n".join(lines))
+        self.assertIn("not in this run (DET_ROUNDS=1", target(lines, "power check"))
+
+    def test_without_power_rows_is_not_run(self):
+        run = Run(self.PLAN)
+        run.det(both_modes("pagefault_anon", 5.0))
+        rc, lines, err = run.report()
+        self.assertIn("NOT RUN (no icount rows of power on a 2002 workload)",
+                      target(lines, "power check"))
+        self.assertNotEqual(rc, 0)
+
+    def test_not_asked_for(self):
+        run = Run(PF)
+        run.det(both_modes("pagefault_anon", 5.0))
+        rc, lines, err = run.report()
+        self.assertIn(": not in this run (CONFIGS)", target(lines, "power check"))
+
+
 class DetTargets(unittest.TestCase):
     def test_no_calibration_is_not_run(self):
         # the cross-check the run asked for is missing; the cycles are

@@ -153,7 +153,9 @@ class BenchSettings(Refusals):
         self.assert_refused("WORKLOADS=alloc: only wall-mode workloads", WORKLOADS="alloc")
         # a sweep alone (deterministic modes only), and MODES has wall
         self.assert_refused("WORKLOADS=sweep_exit_0_40_16: only workloads of the deterministic modes",
-                            WORKLOADS="sweep_exit_0_40_16")
+                            WORKLOADS="sweep_exit_0_40_16", MODES="wall icount cachesim")
+        # the default modes are the deterministic ones: a sweep alone runs
+        self.assert_passes(WORKLOADS="sweep_exit_0_40_16")
 
     def test_bounds_and_defaults_pass(self):
         self.assert_passes()
