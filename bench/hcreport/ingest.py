@@ -661,8 +661,12 @@ def latency_text(cal, prices=None):
                 L1_CYCLES, cal["ghz"], n["l2"], n["l3"], n["dram"], pw["warm"], pw["l3"],
                 pw["dram"]))
     x = cal.get("xfer_ns")
-    text += ("; a line's ping-pong between CPUs %s: %.1f ns one way" % (cal["xfer_cpus"], x)
-             if x is not None else "; no ping-pong between CPUs (%s)" % cal.get("xfer_cpus"))
+    why = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
+           "unknown": "the probe could not read its CPUs"}
+    text += ("; a line's ping-pong between CPUs %s: %.1f ns one way" % (
+        cal["xfer_cpus"].replace(",smt", " (threads of one core)"), x)
+             if x is not None else "; no ping-pong between CPUs (%s)" %
+             why.get(cal["xfer_cpus"], cal["xfer_cpus"]))
     if prices is not None:
         g = prices["ghz"]
         text += ("; at the model's %.2g GHz the host's figures would price L2 %.0f, L3 %.0f, "

@@ -209,7 +209,8 @@ class Pricing(unittest.TestCase):
         run = Run(calibrate=CALIBRATE + "calibrate xfer_ns pingpong=none cpus=one\n")
         cal = report.load_calibration(run.dir)
         self.assertIsNone(cal["xfer_ns"])
-        self.assertIn("no ping-pong between CPUs (one)", report.ingest.latency_text(cal))
+        self.assertIn("no ping-pong between CPUs (the probe had one CPU)",
+                      report.ingest.latency_text(cal))
         run = Run()
         cal = report.load_calibration(run.dir)
         self.assertIsNone(cal["xfer_ns"])
