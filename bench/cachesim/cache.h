@@ -15,8 +15,21 @@
  * vCPUs: the Core 2 layout of the v1 results) or three (private L1D,
  * private L2, then an L3 shared by all vCPUs: a current x86 core).  A
  * miss at one level looks up the next, and every level is filled on the
- * way back (non-inclusive, no back-invalidation, no coherence: a store by
- * one vCPU leaves another's private copy in place).
+ * way back (non-inclusive, no back-invalidation).
+ *
+ * Coherence (struct coherence, with two vCPUs or more): a store
+ * invalidates the line in every other vCPU's private levels, and its vCPU
+ * then holds the line modified.  An access by another vCPU that misses
+ * its own private levels while the owner still holds the line there is a
+ * cross-core transfer: the owner's copy serves it, in place of the shared
+ * level (which is filled, as the owner's write-back would, but counts no
+ * hit or miss).  A load leaves the owner a clean copy; a store (its read
+ * for ownership) takes the line over.  A rep string store that allocates
+ * without a read (string_fill 0) invalidates the owner's copy but moves
+ * no data: no transfer.  Every vCPU's accesses go through the one
+ * coherence, so a vCPU that holds a line modified is the only one
+ * holding it in its private levels.  With one vCPU, or without a
+ * coherence (coh NULL), none of this runs: the model is the one before.
  *
  * Accesses are counted by kind: a load, a store, or a store by a rep
  * string instruction (rep stos/movs: clear_page(), copy_page()).  Such
@@ -60,12 +73,20 @@ enum { ACC_LOAD, ACC_STORE, ACC_STRING, NR_ACC };
 struct cache_stats {
 	uint64_t accesses[NR_ACC];		/* L1D accesses (lines touched) */
 	uint64_t misses[MAX_LEVELS][NR_ACC];	/* misses at L1, L2, L3 */
+	/*
+	 * cross-core transfers: accesses that missed the private levels
+	 * and were served by another vCPU's modified copy (counted instead
+	 * of a hit or a miss at the shared level)
+	 */
+	uint64_t xfers[NR_ACC];
 };
+
+struct coherence;
 
 /* the caches one vCPU's accesses go through, nearest first */
 struct hier {
 	struct cache *level[MAX_LEVELS];
-	unsigned int levels;			/* 2 or 3 */
+	unsigned int levels;			/* 2 or 3: the last one is shared */
 	/*
 	 * 0: a rep string store that misses L1 allocates the line there
 	 * without reading it (the full-line "fast string" protocol): no
@@ -73,6 +94,27 @@ struct hier {
 	 * store (a read for ownership through every level).
 	 */
 	int string_fill;
+	/* the vCPUs' coherence, NULL without (one vCPU); id: this vCPU's index */
+	struct coherence *coh;
+	unsigned int id;
+};
+
+/*
+ * Which vCPU holds each line modified: a table of 1 + its index (0: no
+ * vCPU), in chunks of 2^COH_CHUNK_SHIFT lines (4 MB of memory) allocated
+ * at the first store to them, so that a guest's sparse physical map costs
+ * only what it stores to.  An entry can outlive the owner's copy (evicted
+ * since): the owner's private levels are looked up before a transfer is
+ * counted.
+ */
+#define COH_CHUNK_SHIFT 16
+#define COH_MAX_VCPUS 255
+
+struct coherence {
+	struct hier **h;		/* each vCPU's hierarchy, by index */
+	unsigned int nr;		/* vCPUs; below 2 coherence does nothing */
+	uint8_t **owner;		/* the chunks, NULL until stored to */
+	uint64_t nr_chunks;
 };
 
 static inline uint64_t stat_sum(const uint64_t *by_kind)
@@ -274,14 +316,169 @@ static inline void cache_invalidate(struct cache *c, uint64_t addr)
 	}
 }
 
-/* one line through the levels: counts the access and a miss per level */
-static inline void hier_access_line(const struct hier *h, uint64_t addr, int kind,
-				    struct cache_stats *st)
+/* is the line holding addr in c?  (no change to its recency) */
+static inline int cache_probe(struct cache *c, uint64_t addr)
+{
+	uint64_t line = addr >> c->line_shift;
+	const uint64_t *set;
+	unsigned int i;
+	uint32_t *link;
+
+	if (!c->ways)
+		return fa_find(c, line + 1, &link) != FA_NIL;
+	set = c->tags + (line & (c->sets - 1)) * c->ways;
+	for (i = 0; i < c->ways; i++)
+		if (set[i] == line + 1)
+			return 1;
+	return 0;
+}
+
+/* returns NULL on success, or what is wrong; hs[i] gets coh and id i */
+static inline const char *coh_init(struct coherence *co, struct hier **hs, unsigned int nr)
 {
 	unsigned int i;
 
+	memset(co, 0, sizeof(*co));
+	if (nr > COH_MAX_VCPUS)
+		return "coherence: more than 255 vCPUs";
+	co->h = hs;
+	co->nr = nr;
+	for (i = 0; i < nr; i++) {
+		hs[i]->coh = co;
+		hs[i]->id = i;
+	}
+	return NULL;
+}
+
+static inline void coh_free(struct coherence *co)
+{
+	uint64_t i;
+
+	for (i = 0; i < co->nr_chunks; i++)
+		free(co->owner[i]);
+	free(co->owner);
+	co->owner = NULL;
+	co->nr_chunks = 0;
+}
+
+/* 1 + the vCPU holding the line modified, or 0 */
+static inline unsigned int coh_owner(const struct coherence *co, uint64_t line)
+{
+	uint64_t chunk = line >> COH_CHUNK_SHIFT;
+
+	if (chunk >= co->nr_chunks || !co->owner[chunk])
+		return 0;
+	return co->owner[chunk][line & ((1u << COH_CHUNK_SHIFT) - 1)];
+}
+
+static inline void coh_set_owner(struct coherence *co, uint64_t line, unsigned int owner)
+{
+	uint64_t chunk = line >> COH_CHUNK_SHIFT;
+
+	if (chunk >= co->nr_chunks || !co->owner[chunk]) {
+		if (!owner)
+			return;
+		if (chunk >= co->nr_chunks) {
+			uint64_t n = co->nr_chunks ? co->nr_chunks : 64;
+			uint8_t **p;
+
+			while (n <= chunk)
+				n *= 2;
+			p = realloc(co->owner, n * sizeof(*p));
+			if (!p)
+				abort();
+			memset(p + co->nr_chunks, 0, (n - co->nr_chunks) * sizeof(*p));
+			co->owner = p;
+			co->nr_chunks = n;
+		}
+		co->owner[chunk] = calloc(1u << COH_CHUNK_SHIFT, 1);
+		if (!co->owner[chunk])
+			abort();
+	}
+	co->owner[chunk][line & ((1u << COH_CHUNK_SHIFT) - 1)] = owner;
+}
+
+/* does a private level (all but the last, shared one) of h hold addr? */
+static inline int hier_holds_private(const struct hier *h, uint64_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < h->levels; i++)
+		if (cache_probe(h->level[i], addr))
+			return 1;
+	return 0;
+}
+
+/*
+ * The coherence of one access by h's vCPU, before it looks up its own
+ * levels: a store invalidates the line in every other vCPU's private
+ * levels and makes h's vCPU its owner; a load of a line another vCPU
+ * owns leaves that vCPU a clean copy.  Returns 1 if the owner (another
+ * vCPU) still holds the line: the access is a cross-core transfer if it
+ * misses h's private levels.  Does nothing with fewer than two vCPUs.
+ * (CACHESIM_PLANT_NO_COHERENCE: the planted fault of bench/cachesim/test.c,
+ * a model without coherence, which its coherence cases must fail.)
+ */
+static inline int coh_access(const struct hier *h, uint64_t addr, int kind)
+{
+	struct coherence *co = h->coh;
+	uint64_t line;
+	unsigned int owner, i;
+	int remote;
+
+#ifdef CACHESIM_PLANT_NO_COHERENCE
+	return 0;
+#endif
+	if (!co || co->nr < 2)
+		return 0;
+	line = addr >> h->level[0]->line_shift;
+	owner = coh_owner(co, line);
+	if (owner == h->id + 1)
+		return 0;	/* held modified here: no other copy */
+	remote = owner && hier_holds_private(co->h[owner - 1], addr);
+	if (kind == ACC_LOAD) {
+		if (owner)
+			coh_set_owner(co, line, 0);
+		return remote;
+	}
+	for (i = 0; i < co->nr; i++) {
+		const struct hier *o = co->h[i];
+		unsigned int l;
+
+		if (i == h->id)
+			continue;
+		for (l = 0; l + 1 < o->levels; l++)
+			cache_invalidate(o->level[l], addr);
+	}
+	coh_set_owner(co, line, h->id + 1);
+	return remote;
+}
+
+/* a device wrote the line holding addr: no vCPU holds it modified */
+static inline void coh_forget(struct coherence *co, uint64_t addr, unsigned int line_shift)
+{
+	if (co && co->nr > 1)
+		coh_set_owner(co, addr >> line_shift, 0);
+}
+
+/*
+ * one line through the levels: counts the access and a miss per level,
+ * or, at the shared level, a cross-core transfer (coh_access())
+ */
+static inline void hier_access_line(const struct hier *h, uint64_t addr, int kind,
+				    struct cache_stats *st)
+{
+	unsigned int i, shared = h->levels - 1;
+	int remote = coh_access(h, addr, kind);
+
 	st->accesses[kind]++;
 	for (i = 0; i < h->levels; i++) {
+		if (i == shared && remote) {
+			/* the owner's copy serves it; its write-back fills the shared level */
+			cache_access(h->level[i], addr);
+			st->xfers[kind]++;
+			return;
+		}
 		if (cache_access(h->level[i], addr))
 			return;
 		st->misses[i][kind]++;

@@ -7,7 +7,10 @@
  * keyed by guest physical address, so that the kernel zeroing a page and
  * the user then touching it hit the same lines: a private L1D per vCPU and
  * an L2 shared by all (l3size=0, the v1 layout), or a private L1D and L2
- * per vCPU and an L3 shared by all.  The model runs from boot, so that the caches hold
+ * per vCPU and an L3 shared by all; with two vCPUs or more, coherent (a
+ * store invalidates the other vCPUs' private copies, and a miss served by
+ * another vCPU's modified copy is a cross-core transfer: cache.h).  The
+ * model runs from boot, so that the caches hold
  * what the guest really touched before a phase opens; only the counters
  * are per phase.  Accesses and instructions are split by the privilege of
  * the code that makes them (kernel text is in the upper half of the
@@ -20,6 +23,10 @@
  *     acc_u=.. l1m_u=.. l2m_u=.. l3m_u=.. (all kinds of access)
  *     sacc_k=.. sl1m_k=.. sl2m_k=.. sl3m_k=.. (of those, stores; _u too)
  *     xacc_k=.. xl1m_k=.. xl2m_k=.. xl3m_k=.. (rep string stores; _u too)
+ *     xfer_k=.. xxfer_k=.. xfer_u=.. xxfer_u=.. (cross-core transfers:
+ *     misses of the private levels served by another vCPU's modified
+ *     copy, in place of the shared level; of those, rep string stores';
+ *     always 0 with one vCPU)
  *     rep_k=.. repx_k=.. rep_u=.. repx_u=.. (rep string instructions:
  *     iterations, each counted in insn_*, and instructions executed)
  *     dma=.. dma_lost=..
@@ -113,6 +120,9 @@ static FILE *prof;
 static struct vcpu *vcpus;
 static int nr_vcpus;
 static struct cache shared;	/* the L2 (two levels) or the L3 */
+/* with two vCPUs or more: their coherence (one vCPU: none, the model unchanged) */
+static struct coherence coh;
+static struct hier **coh_hiers;
 static int simulate = 1;
 
 /*
@@ -245,9 +255,11 @@ static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 
 		v->dma_pending = 0;
 		v->dma++;
-		for (off = 0; off < 4096; off += 1u << shared.line_shift)
+		for (off = 0; off < 4096; off += 1u << shared.line_shift) {
 			for (i = 0; i < nr_vcpus; i++)
 				hier_invalidate(&vcpus[i].h, page + off);
+			coh_forget(&coh, page + off, shared.line_shift);
+		}
 		return;
 	}
 	kind = !qemu_plugin_mem_is_store(info) ? ACC_LOAD : string ? ACC_STRING : ACC_STORE;
@@ -339,6 +351,13 @@ static void phase_end(void)
 					x, c, st->accesses[kind], x, c, st->misses[0][kind],
 					x, c, st->misses[1][kind], x, c, st->misses[2][kind]);
 			}
+		}
+		for (m = KERNEL; m >= USER; m--) {
+			const struct cache_stats *st = &v->st[m];
+			char c = m == KERNEL ? 'k' : 'u';
+
+			fprintf(out, " xfer_%c=%" PRIu64 " xxfer_%c=%" PRIu64, c,
+				stat_sum(st->xfers), c, st->xfers[ACC_STRING]);
 		}
 		fprintf(out, " rep_k=%" PRIu64 " repx_k=%" PRIu64 " rep_u=%" PRIu64
 			" repx_u=%" PRIu64, v->rep_iters[KERNEL], v->rep_execs[KERNEL],
@@ -443,6 +462,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 		cache_free(&vcpus[i].l2);
 	}
 	cache_free(&shared);
+	coh_free(&coh);
+	free(coh_hiers);
 	free(vcpus);
 	free(dma_pcs);
 }
@@ -570,11 +591,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			v->h.level[2] = &shared;
 			v->h.levels = 3;
 		}
+		/* one vCPU: no coherence at all, so nothing changes (h.coh NULL) */
+		if (nr_vcpus > 1) {
+			coh_hiers = calloc(nr_vcpus, sizeof(*coh_hiers));
+			if (!coh_hiers)
+				return fail("vcpus", "out of memory");
+			for (i = 0; i < nr_vcpus; i++)
+				coh_hiers[i] = &vcpus[i].h;
+			err = coh_init(&coh, coh_hiers, nr_vcpus);
+			if (err)
+				return fail("vcpus", err);
+		}
 	}
 	fprintf(out, "config sim=%d phases=%d levels=%d l1size=%" PRIu64 " l1ways=%u l2size=%" PRIu64
-		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d calls=%d\n",
+		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d calls=%d"
+		" coherence=%d\n",
 		simulate, !whole_run, l3size ? 3 : 2, l1size, l1ways, l2size, l2ways, l3size,
-		l3size ? l3ways : 0, line, string_fill, nr_vcpus, nr_calls);
+		l3size ? l3ways : 0, line, string_fill, nr_vcpus, nr_calls, coh.nr > 1);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	if (whole_run)

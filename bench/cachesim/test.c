@@ -3,6 +3,12 @@
  * Unit test of the cachesim model (cache.h), driven from the host: access
  * patterns whose miss counts are known exactly.  TAP output; exit status
  * 0 only if every case passes.  Run by `make test` and `make bench`.
+ *
+ * The planted fault of the coherence cases: built with
+ * -DCACHESIM_PLANT_NO_COHERENCE (cache.h's coh_access() then does
+ * nothing, the model before coherence), the invalidation and transfer
+ * cases must fail and the one-vCPU case must still pass:
+ *   gcc -O2 -DCACHESIM_PLANT_NO_COHERENCE -o /tmp/t bench/cachesim/test.c && /tmp/t
  */
 #include <stdio.h>
 
@@ -181,6 +187,217 @@ static void three_level_cases(void)
 	cache_free(&l3);
 }
 
+/* every counter of two cache_stats */
+static int same_stats(const struct cache_stats *a, const struct cache_stats *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/*
+ * NR vCPUs' hierarchies (Zen 3's geometry with three levels, v1's with
+ * two), under one coherence (coherent) or none
+ */
+struct machine {
+	struct cache l1[2], l2[2], shared;
+	struct hier h[2], *hs[2];
+	struct coherence coh;
+	unsigned int nr;
+};
+
+static void machine_init(struct machine *m, unsigned int levels, unsigned int nr, int coherent)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->nr = nr;
+	if (levels == 3 ? cache_init(&m->shared, Z_L3, 16, LINE) :
+			  cache_init(&m->shared, L2SIZE, 16, LINE)) {
+		printf("Bail out! cache_init shared failed\n");
+		exit(1);
+	}
+	for (i = 0; i < nr; i++) {
+		struct hier *h = &m->h[i];
+
+		if (levels == 3 ? cache_init(&m->l1[i], Z_L1, 8, LINE) ||
+				  cache_init(&m->l2[i], Z_L2, 8, LINE) :
+				  cache_init(&m->l1[i], L1SIZE, 12, LINE) != NULL) {
+			printf("Bail out! cache_init failed\n");
+			exit(1);
+		}
+		h->level[0] = &m->l1[i];
+		h->level[1] = levels == 3 ? &m->l2[i] : &m->shared;
+		h->level[2] = levels == 3 ? &m->shared : NULL;
+		h->levels = levels;
+		h->string_fill = 1;
+		m->hs[i] = h;
+	}
+	if (coherent && coh_init(&m->coh, m->hs, nr)) {
+		printf("Bail out! coh_init failed\n");
+		exit(1);
+	}
+}
+
+static void machine_free(struct machine *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr; i++) {
+		cache_free(&m->l1[i]);
+		cache_free(&m->l2[i]);
+	}
+	cache_free(&m->shared);
+	coh_free(&m->coh);
+}
+
+/* how many lines of [base, base + bytes) a private level of h holds */
+static uint64_t private_lines(const struct hier *h, uint64_t base, uint64_t bytes)
+{
+	uint64_t off, n = 0;
+
+	for (off = 0; off < bytes; off += LINE)
+		n += hier_holds_private(h, base + off);
+	return n;
+}
+
+#define XF(st) stat_sum((st).xfers)
+#define PAGE 0x7000000ull
+
+/* the cases of coherence, with three levels (Zen 3) or two (v1) */
+static void coherence_cases(unsigned int levels)
+{
+	struct machine m;
+	struct cache_stats st;
+	unsigned int last = levels - 1;
+	char name[160];
+
+#define CASE(text) (snprintf(name, sizeof(name), "coherence, %u levels: %s", levels, text), name)
+	/* a store invalidates the other vCPU's private copies */
+	machine_init(&m, levels, 2, 1);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[0], PAGE, 4096, LINE, 1, ACC_LOAD, &st);
+	walk_kind(&m.h[1], PAGE, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("both vCPUs read a page: each holds its 64 lines"),
+	      private_lines(&m.h[0], PAGE, 4096) + private_lines(&m.h[1], PAGE, 4096), 128);
+	walk_kind(&m.h[1], PAGE, 4096, 8, 1, ACC_STORE, &st);
+	check(CASE("vCPU 1 writes it: vCPU 0's private levels hold none of it (invalidated)"),
+	      private_lines(&m.h[0], PAGE, 4096), 0);
+	check(CASE("... and the writer keeps its own"), private_lines(&m.h[1], PAGE, 4096), 64);
+	{
+		uint64_t off, n = 0;
+
+		for (off = 0; off < 4096; off += LINE)
+			n += cache_probe(&m.shared, PAGE + off);
+		check(CASE("... the shared level keeps the page"), n, 64);
+	}
+
+	/* a load of a line the other vCPU holds modified: a transfer */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[0], PAGE, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("vCPU 0 reads the page vCPU 1 wrote: 64 L1D misses"), L1M(st), 64);
+	check(CASE("... 64 cross-core transfers"), XF(st), 64);
+	check(CASE("... no hit and no miss at the shared level"), stat_sum(st.misses[last]), 0);
+	check(CASE("... transfers counted as loads"), st.xfers[ACC_LOAD], 64);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[0], PAGE, 4096, LINE, 1, ACC_LOAD, &st);
+	walk_kind(&m.h[1], PAGE, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("then both read it again: every line hits L1D, no transfer (shared, clean)"),
+	      L1M(st) * 1000 + XF(st), 0);
+
+	/* a store to a line the other vCPU holds modified: a transfer too */
+	walk_kind(&m.h[1], PAGE, 4096, 8, 1, ACC_STORE, &st);	/* vCPU 1 owns it again */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[0], PAGE, 4096, 8, 1, ACC_STORE, &st);
+	check(CASE("vCPU 0 writes what vCPU 1 wrote: 64 store transfers (read for ownership)"),
+	      st.xfers[ACC_STORE], 64);
+	check(CASE("... and vCPU 1 lost its copies"), private_lines(&m.h[1], PAGE, 4096), 0);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[0], PAGE, 4096, 8, 1, ACC_STORE, &st);
+	check(CASE("the owner writes again: all hits, no transfer"), L1M(st) * 1000 + XF(st), 0);
+
+	/* a full-line rep string store (no fill) moves no data */
+	m.h[1].string_fill = 0;
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[1], PAGE, 4096, 8, 1, ACC_STRING, &st);
+	check(CASE("full-line string stores over the other vCPU's modified page: 64 L1D misses"),
+	      L1M(st), 64);
+	check(CASE("... no transfer (no read), the owner's copies invalidated"),
+	      XF(st) * 1000 + private_lines(&m.h[0], PAGE, 4096), 0);
+	m.h[1].string_fill = 1;
+
+	/* the owner evicted the line since: no transfer, the shared level serves */
+	walk_kind(&m.h[0], PAGE + 0x100000, 4096, 8, 1, ACC_STORE, &st);
+	walk_kind(&m.h[0], 0x40000000, 2 * (levels == 3 ? Z_L2 : L1SIZE), LINE, 1, ACC_LOAD, &st);
+	check(CASE("vCPU 0 wrote a page and evicted it from its private levels"),
+	      private_lines(&m.h[0], PAGE + 0x100000, 4096), 0);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[1], PAGE + 0x100000, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("... vCPU 1 reads it: no transfer, the shared level hits"),
+	      XF(st) * 1000 + stat_sum(st.misses[last]), 0);
+
+	/* a device write: no vCPU holds the page modified any more */
+	walk_kind(&m.h[0], PAGE + 0x200000, 4096, 8, 1, ACC_STORE, &st);
+	for (uint64_t off = 0; off < 4096; off += LINE) {
+		hier_invalidate(&m.h[0], PAGE + 0x200000 + off);
+		hier_invalidate(&m.h[1], PAGE + 0x200000 + off);
+		coh_forget(&m.coh, PAGE + 0x200000 + off, m.l1[0].line_shift);
+	}
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[1], PAGE + 0x200000, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("a page a device wrote after vCPU 0: vCPU 1's read goes to memory, no transfer"),
+	      stat_sum(st.misses[last]) * 1000 + XF(st), 64 * 1000);
+	machine_free(&m);
+#undef CASE
+}
+
+/*
+ * One vCPU: the coherent model is the model without coherence, counter
+ * for counter, on a random stream of loads, stores, string stores (with
+ * and without the fill) and device writes; and two vCPUs that share no
+ * line are the two vCPUs without coherence.
+ */
+static void coherence_changes_nothing(unsigned int levels, unsigned int nr)
+{
+	struct machine a, b;
+	struct cache_stats sa[2], sb[2];
+	uint64_t x = 0x2545f4914f6cdd1dull, i;
+	int same = 1;
+	char name[160];
+
+	machine_init(&a, levels, nr, 1);
+	machine_init(&b, levels, nr, 0);
+	memset(sa, 0, sizeof(sa));
+	memset(sb, 0, sizeof(sb));
+	for (i = 0; i < 400000; i++) {
+		unsigned int v, kind;
+		uint64_t addr;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = nr > 1 ? x >> 60 & 1 : 0;
+		/* 8 MB per vCPU: past every private level; disjoint between vCPUs */
+		addr = (uint64_t)v << 32 | (x >> 8) % (8 << 20);
+		kind = x % 3;
+		a.h[v].string_fill = b.h[v].string_fill = x >> 40 & 1;
+		if (x % 97 == 0) {
+			hier_invalidate(&a.h[v], addr);
+			hier_invalidate(&b.h[v], addr);
+			coh_forget(&a.coh, addr, a.l1[0].line_shift);
+			continue;
+		}
+		hier_access(&a.h[v], addr, 1u << (x >> 50 & 3), kind, &sa[v]);
+		hier_access(&b.h[v], addr, 1u << (x >> 50 & 3), kind, &sb[v]);
+	}
+	for (i = 0; i < nr; i++)
+		same &= same_stats(&sa[i], &sb[i]);
+	snprintf(name, sizeof(name), "coherence, %u levels, %u vCPU%s: %s", levels, nr,
+		 nr > 1 ? "s" : "", nr > 1 ? "no shared line: every counter as without coherence" :
+		 "every counter as without coherence (400000 random accesses)");
+	check(name, same, 1);
+	machine_free(&a);
+	machine_free(&b);
+}
+
 int main(void)
 {
 	struct cache l1, l2;
@@ -341,6 +558,11 @@ int main(void)
 	}
 
 	three_level_cases();
+	coherence_cases(3);
+	coherence_cases(2);
+	coherence_changes_nothing(3, 1);
+	coherence_changes_nothing(2, 1);
+	coherence_changes_nothing(3, 2);
 
 	/* the phase markers */
 	check("marker: begin", phase_marker(nop, 7), PHASE_MAGIC_BEGIN);

@@ -7,14 +7,27 @@
  *     step across the host's caches, 16 KB to 512 MB;
  *   - the time to write one 4 KB page with memset() (rep stosb on this
  *     libc with ERMS) when the page is in L1/L2 ("warm"), only in L3, or
- *     in no cache (DRAM), each page a distinct one of a set of that size.
+ *     in no cache (DRAM), each page a distinct one of a set of that size;
+ *   - a cross-core transfer: two threads pinned to two CPUs (on two
+ *     cores where the host has them) hand one line back and forth, each
+ *     waiting for the other's store (a load of a line the other CPU holds
+ *     modified), one way = a round trip halved: "xfer_ns pingpong=NS
+ *     cpus=A,B" (",smt": the two are threads of one core), or
+ *     "pingpong=none cpus=one" when this process may run on one CPU only.
  * Prints "calibrate KEY=VALUE ..." lines, nanoseconds, each the median
- * of 5 runs; the report picks the levels it needs by working set.
- * Run it on an idle host: a concurrent build doubles the DRAM figures.
+ * of 5 runs; the report picks the levels it needs by working set.  They
+ * are a cross-check printed beside the published prices
+ * (bench/prices.tsv), never a price.
+ * Run it on an idle host: a concurrent build doubles the DRAM figures,
+ * and the ping-pong needs both CPUs to itself (each run stops after
+ * a time budget, so a busy host gives a figure, a wrong one).
  *
- * usage: calibrate [--quick]
+ * usage: calibrate [--quick] [--pingpong]   (--pingpong: that line only)
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +149,127 @@ static double page_write(size_t bytes, long pages)
 	return t[RUNS / 2];
 }
 
+/* the ping-pong's line, and its stop flag on a line of its own */
+static struct {
+	_Alignas(64) atomic_long turn;
+	_Alignas(64) atomic_int stop;
+} pp;
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* the other side: waits for each odd turn, answers with the even one */
+static void *pong(void *arg)
+{
+	long want = 1;
+
+	if (pin(*(int *)arg))
+		return NULL;
+	for (;;) {
+		while (atomic_load_explicit(&pp.turn, memory_order_acquire) != want)
+			if (atomic_load_explicit(&pp.stop, memory_order_relaxed))
+				return NULL;
+		atomic_store_explicit(&pp.turn, want + 1, memory_order_release);
+		want += 2;
+	}
+}
+
+/* a CPU's core: its package and core id from sysfs, or -1 */
+static long core_of(int cpu)
+{
+	char path[96];
+	long pkg = -1, core = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &core) != 1)
+			core = -1;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &pkg) != 1)
+			pkg = -1;
+		fclose(f);
+	}
+	return core < 0 ? -1 : pkg * 100000 + core;
+}
+
+/*
+ * ns one way of a line handed between two CPUs (the first this process
+ * may run on, and the next one on another core, else its SMT sibling):
+ * prints the xfer_ns line
+ */
+static void pingpong(int quick)
+{
+	long trips = quick ? 20000 : 200000, turn = 0, k;
+	double budget = quick ? 20e6 : 200e6, t[RUNS];
+	cpu_set_t all;
+	int cpus[2] = { -1, -1 }, smt = 0, cpu, r, n = 0;
+	pthread_t thread;
+
+	if (sched_getaffinity(0, sizeof(all), &all)) {
+		printf("calibrate xfer_ns pingpong=none cpus=unknown\n");
+		return;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		if (cpus[0] < 0) {
+			cpus[0] = cpu;
+		} else if (core_of(cpu) < 0 || core_of(cpu) != core_of(cpus[0])) {
+			cpus[1] = cpu;
+			break;
+		} else if (cpus[1] < 0) {
+			cpus[1] = cpu;		/* a sibling, if no other core comes */
+		}
+	}
+	smt = cpus[1] >= 0 && core_of(cpus[1]) >= 0 && core_of(cpus[1]) == core_of(cpus[0]);
+	if (cpus[1] < 0) {
+		printf("calibrate xfer_ns pingpong=none cpus=one\n");
+		return;
+	}
+	atomic_store(&pp.turn, 0);
+	atomic_store(&pp.stop, 0);
+	if (pin(cpus[0]) || pthread_create(&thread, NULL, pong, &cpus[1])) {
+		printf("calibrate xfer_ns pingpong=none cpus=unpinned\n");
+		sched_setaffinity(0, sizeof(all), &all);
+		return;
+	}
+	for (r = -1; r < RUNS; r++) {		/* r = -1: a warm-up run */
+		double t0 = now_ns();
+
+		for (k = 0; k < trips; k++) {
+			while (atomic_load_explicit(&pp.turn, memory_order_acquire) != turn)
+				;
+			atomic_store_explicit(&pp.turn, turn + 1, memory_order_release);
+			turn += 2;
+			if ((k & 255) == 255 && now_ns() - t0 > budget) {
+				k++;
+				break;
+			}
+		}
+		if (r >= 0)
+			t[n++] = (now_ns() - t0) / (2.0 * k);
+	}
+	atomic_store(&pp.stop, 1);
+	pthread_join(thread, NULL);
+	sched_setaffinity(0, sizeof(all), &all);
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	printf("calibrate xfer_ns pingpong=%.1f cpus=%d,%d%s\n", t[n / 2], cpus[0], cpus[1],
+	       smt ? ",smt" : "");
+}
+
 int main(int argc, char **argv)
 {
 	/*
@@ -150,13 +284,24 @@ int main(int argc, char **argv)
 	static const char *const names[] = { "l1", "l2", "l3", "dram" };
 	static const size_t sweep[] = { 1 << 20, 2 << 20, 8 << 20, 16 << 20, 64 << 20 };
 	static const char *const sweep_names[] = { "1M", "2M", "8M", "16M", "64M" };
-	int quick = argc > 1 && !strcmp(argv[1], "--quick");
-	long loads = quick ? 2000000 : 20000000;
+	int quick = 0, only_pingpong = 0, a;
+	long loads;
 	unsigned int i;
 
-	if (argc > 2 || (argc == 2 && !quick)) {
-		fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
-		return 2;
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--quick")) {
+			quick = 1;
+		} else if (!strcmp(argv[a], "--pingpong")) {
+			only_pingpong = 1;
+		} else {
+			fprintf(stderr, "usage: %s [--quick] [--pingpong]\n", argv[0]);
+			return 2;
+		}
+	}
+	loads = quick ? 2000000 : 20000000;
+	if (only_pingpong) {
+		pingpong(quick);
+		return 0;
 	}
 	printf("calibrate load_ns");
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
@@ -169,5 +314,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++)
 		printf(" %s=%.2f", sweep_names[i], chase(sweep[i], loads / 2));
 	printf("\ncalibrate working_sets l1=16K l2=256K l3=4M dram=512M page_sets warm=16K l3=4M dram=512M\n");
+	pingpong(quick);
 	return 0;
 }

@@ -151,6 +151,17 @@ DMA = ["dma", "dma_lost"]
 # rep string instructions: iterations (each one counted in insn_k/_u, as
 # TCG runs them) and instructions executed, kernel and user summed
 REP = ["rep", "repx"]
+# cross-core transfers (with two vCPUs or more: misses of the private
+# levels another vCPU's modified copy served, in place of the shared
+# level), kernel and user; and, summed over kernel and user as SPLIT, the
+# rep string stores' among them (the plugin's xxfer_k and _u)
+XFER = ["xfer_k", "xfer_u"]
+XSPLIT = ["xxfer"]
+# columns det.csv gained after runs were archived (docs/results/): last in
+# a row, absent from an older det.csv, whose rows read them as 0 (its
+# plugin had no coherence: no transfer).  A row of a det.csv that has the
+# column but not the value is still from an older harness.
+DET_LATER = XFER + XSPLIT
 # boot: mem (no disk), disk, 2cpu (scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
 # pcp_cold_free (the guest's vmstat around it): 0 means the
@@ -180,13 +191,14 @@ KNOWN_RECLAIMS = {"reclaim_flood": 4}
 KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
-    COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"]
+    COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"] + \
+    DET_LATER
 HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
-METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "mem", "cost", "cost_line", "rate")
+METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "xfer", "mem", "cost", "cost_line", "rate")
 # the prices of the estimated cycles: the modelled part's published
 # latencies, one table for every host (bench/prices.tsv)
 PRICES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prices.tsv")
-PRICE_KEYS = ("clock", "l2", "l3", "dram", "line_l3", "line_dram")
+PRICE_KEYS = ("clock", "l2", "l3", "dram", "xfer", "line_l3", "line_dram")
 PRICE_UNITS = {"clock": ("GHz",)}
 # bench/calibrate's L1 figure is a dependent load's latency, which is 4
 # cycles on every Zen core (and on Intel's since Skylake): the host's
@@ -195,7 +207,7 @@ L1_CYCLES = 4.0
 
 
 def load_prices(path=None):
-    """bench/prices.tsv: {"l2", "l3", "dram", "line_l3", "line_dram": cycles,
+    """bench/prices.tsv: {"l2", "l3", "dram", "xfer", "line_l3", "line_dram": cycles,
     "ghz": the clock, "rows": [(key, value, unit, source)], "refs": [(tag,
     text)], "path"}.  InputError, naming the line, for a table that is not
     whole: a price missing, unknown or twice, a value that is not a
@@ -255,7 +267,10 @@ def load_calibration(outdir):
     a cross-check printed beside the prices, never a price.  In ns, with
     the host's clock (its L1 latency taken as L1_CYCLES) and the string
     stores' extra cost per line when the page is in L3 or in DRAM (a 4 KB
-    memset() less a warm one, over 64 lines); None without the file."""
+    memset() less a warm one, over 64 lines), and the line's ping-pong
+    between two CPUs ("xfer_ns", one way; None when the host gave the
+    probe one CPU, or in an older calibrate.txt, which had no such line:
+    "xfer_cpus" says which CPUs, or why none); None without the file."""
     path = os.path.join(outdir, "calibrate.txt")
     if not os.path.exists(path):
         return None
@@ -269,12 +284,15 @@ def load_calibration(outdir):
     try:
         ghz = L1_CYCLES / float(kv["load_ns.l1"])
         pw = {k: float(kv["page_write_ns." + k]) for k in ("warm", "l3", "dram")}
+        xfer = kv.get("xfer_ns.pingpong")
+        xfer = float(xfer) if xfer not in (None, "none") else None
         return {"l2": float(kv["load_ns.l2"]) * ghz, "l3": float(kv["load_ns.l3"]) * ghz,
                 "dram": float(kv["load_ns.dram"]) * ghz,
                 "line_l3": max(0.0, pw["l3"] - pw["warm"]) / 64 * ghz,
                 "line_dram": max(0.0, pw["dram"] - pw["warm"]) / 64 * ghz,
                 "ghz": ghz, "ns": {k: float(kv["load_ns." + k]) for k in ("l1", "l2", "l3", "dram")},
-                "page_write_ns": pw}
+                "page_write_ns": pw, "xfer_ns": xfer,
+                "xfer_cpus": kv.get("xfer_ns.cpus", "not measured (an older calibrate)")}
     except (KeyError, ValueError, ZeroDivisionError):
         print("report.py: %s: not bench/calibrate's output" % path, file=sys.stderr)
         return None
@@ -283,22 +301,31 @@ def load_calibration(outdir):
 def price(m, prices):
     """Estimated cycles per op, a model: one instruction per cycle, plus
     each miss at the latency of the level that served it, as a dependent
-    load (PRICES: load_prices()).  cost prices every miss so (a rep string
-    store's too: a read for ownership); cost_line prices a string store's
-    misses below L1 by the time a whole line takes to move into L3 or to
-    DRAM (full-line stores that need no read).  The truth is between
-    them."""
+    load (PRICES: load_prices()); a cross-core transfer (xfer: the private
+    levels missed, another vCPU's modified copy served it, not the shared
+    level) at the core-to-core latency.  cost prices every miss so (a rep
+    string store's too: a read for ownership); cost_line prices a string
+    store's misses below L1 by the time a whole line takes to move into
+    L3 or to DRAM (full-line stores that need no read; a transfer's line
+    as one written into L3).  The truth is between them.  Rows without
+    transfers (one vCPU, or an older det.csv) price as before."""
     lat = prices
     three = m["levels"] == 3
-    l2hit = m["l1m"] - m["l2m"]
-    l3hit = m["l2m"] - m["l3m"] if three else 0.0
+    xfer, xx = m.get("xfer", 0.0), m.get("xxfer", 0.0)
+    # the shared level's hits: its lookups (the misses above it) less
+    # its misses and the transfers, which were served in its place
+    l2hit = m["l1m"] - m["l2m"] - (0.0 if three else xfer)
+    l3hit = m["l2m"] - m["l3m"] - xfer if three else 0.0
     mem = m["mem"]
-    cost = m["insn"] + l2hit * lat["l2"] + l3hit * lat["l3"] + mem * lat["dram"]
+    cost = (m["insn"] + l2hit * lat["l2"] + l3hit * lat["l3"] + xfer * lat["xfer"] +
+            mem * lat["dram"])
     x1, x2, x3 = m["xl1m"], m["xl2m"], m["xl3m"]
     xmem = x3 if three else x2
-    x_l3hit = (x2 - x3) if three else 0.0
-    as_loads = (x1 - x2) * lat["l2"] + x_l3hit * lat["l3"] + xmem * lat["dram"]
-    as_lines = x_l3hit * lat["line_l3"] + xmem * lat["line_dram"]
+    x_l2hit = x1 - x2 - (0.0 if three else xx)
+    x_l3hit = (x2 - x3 - xx) if three else 0.0
+    as_loads = x_l2hit * lat["l2"] + x_l3hit * lat["l3"] + xx * lat["xfer"] + \
+        xmem * lat["dram"]
+    as_lines = (x_l3hit + xx) * lat["line_l3"] + xmem * lat["line_dram"]
     return cost, cost - as_loads + as_lines
 
 
@@ -393,7 +420,9 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in SPLIT] +
                    [sum(v.get(k, 0) for v in vcpus) for k in DMA] +
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in REP] +
-                   [events.get(wl, "")] + exercise + [geometry, caches, stamp])
+                   [events.get(wl, "")] + exercise + [geometry, caches, stamp] +
+                   [sum(v.get(k, 0) for v in vcpus) for k in XFER] +
+                   [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in XSPLIT])
     return 0
 
 
@@ -460,7 +489,7 @@ def icount_rows(cachesim_csv, check_csv=None):
                   (cachesim_csv, row["mode"]), file=sys.stderr)
             return 1
         row = dict(row, mode="icount", geometry="no cache model")
-        for k in [c for c in COUNTS if not c.startswith("insn")] + SPLIT + DMA:
+        for k in [c for c in COUNTS if not c.startswith("insn")] + SPLIT + DMA + DET_LATER:
             row[k] = "0"
         derived.append(row)
     if not derived:
@@ -507,11 +536,13 @@ def load_det(path, prices=None, geometry=None):
     stale = set()
     rows = []
     for row in csv.DictReader(read_lines(path)):
-        if None in row.values() or None in row or any(k not in row for k in DET_FIELDS):
+        if None in row.values() or None in row or \
+                any(k not in row for k in DET_FIELDS if k not in DET_LATER):
             # a row from an older harness, without the newer columns
             stale.add(row["mode"])
             continue
-        rows.append(row)
+        # a det.csv from before DET_LATER's columns: none counted
+        rows.append({**{k: "0" for k in DET_LATER}, **row})
     def stamp(row):
         # the machine: the model and the caches the guest read (not how
         # many vCPUs shared the last level in that boot: the 2-vCPU
@@ -542,7 +573,7 @@ def load_det(path, prices=None, geometry=None):
         if stamp(row) not in keep.get(row["mode"], ()):
             continue
         ops = float(row["ops"])
-        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP}
+        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP + DET_LATER}
         three = "L3 " in row["geometry"]
         m = {
             "insn": (c["insn_k"] + c["insn_u"]) / ops,
@@ -552,6 +583,9 @@ def load_det(path, prices=None, geometry=None):
             "l1m": (c["l1m_k"] + c["l1m_u"]) / ops,
             "l2m": (c["l2m_k"] + c["l2m_u"]) / ops,
             "l3m": (c["l3m_k"] + c["l3m_u"]) / ops,
+            # cross-core transfers; of those, rep string stores'
+            "xfer": (c["xfer_k"] + c["xfer_u"]) / ops,
+            "xxfer": c["xxfer"] / ops,
             "cpu": row["cpu"],
             "boot": row["boot"],
             "rate": float(row["rate"]) if row["rate"] else 0,
@@ -581,7 +615,7 @@ def load_det(path, prices=None, geometry=None):
             for c, rs in per.items():
                 ms = list(rs.values())
                 med = dict(ms[0])
-                for k in METRICS + tuple(SPLIT):
+                for k in METRICS + tuple(SPLIT + XSPLIT):
                     med[k] = statistics.median(x[k] for x in ms)
                 med["ops"] = int(statistics.median(x["ops"] for x in ms))
                 med["rounds"] = rs
@@ -609,10 +643,11 @@ def prices_text(prices):
     p = prices
     return ("%s, the modelled part's published latencies, the same on every host (an AMD "
             "Zen 3 core at %.2g GHz): L2 %.0f, L3 %.0f, memory %.0f "
-            "cycles; a rep string store's line written without a read %.3g cycles into L3, "
-            "%.3g to DRAM.  Sources: %s" % (
+            "cycles, a cross-core transfer (a line another core of the CCX holds modified) "
+            "%.0f cycles; a rep string store's line written without a read %.3g cycles into "
+            "L3, %.3g to DRAM.  Sources: %s" % (
                 shown_path(p["path"]),
-                p["ghz"], p["l2"], p["l3"], p["dram"], p["line_l3"], p["line_dram"],
+                p["ghz"], p["l2"], p["l3"], p["dram"], p["xfer"], p["line_l3"], p["line_dram"],
                 "; ".join("[%s] %s" % r for r in p["refs"])))
 
 
@@ -627,6 +662,13 @@ def latency_text(cal, prices=None):
             "ns in L3, %.0f ns in DRAM" % (
                 L1_CYCLES, cal["ghz"], n["l2"], n["l3"], n["dram"], pw["warm"], pw["l3"],
                 pw["dram"]))
+    x = cal.get("xfer_ns")
+    why = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
+           "unknown": "the probe could not read its CPUs"}
+    text += ("; a line's ping-pong between CPUs %s: %.1f ns one way" % (
+        cal["xfer_cpus"].replace(",smt", " (threads of one core)"), x)
+             if x is not None else "; no ping-pong between CPUs (%s)" %
+             why.get(cal["xfer_cpus"], cal["xfer_cpus"]))
     if prices is not None:
         g = prices["ghz"]
         text += ("; at the model's %.2g GHz the host's figures would price L2 %.0f, L3 %.0f, "
@@ -635,4 +677,7 @@ def latency_text(cal, prices=None):
                             cal["line_l3"] / cal["ghz"] * g, cal["line_dram"] / cal["ghz"] * g,
                             prices["l2"], prices["l3"], prices["dram"], prices["line_l3"],
                             prices["line_dram"]))
+        if x is not None:
+            text += ", a cross-core transfer %.0f cycles (the table: %.0f)" % (x * g,
+                                                                             prices["xfer"])
     return text

@@ -74,6 +74,21 @@ def wall_summary(outdir):
     return out
 
 
+def transfers(*pers):
+    """did any round of any configuration count a cross-core transfer?
+    (only boots of two vCPUs can: with one the model has no coherence)"""
+    return any(r.get("xfer") for per in pers for m in per.values() if isinstance(m, dict)
+               for r in m.get("rounds", {}).values())
+
+
+def xfer_cell(per, c):
+    """c's transfers per op against vanilla's, or "-" where neither
+    transferred a line"""
+    if not transfers({c: per.get(c, {}), BASE: per.get(BASE, {})}):
+        return "-"
+    return sfmt(per, c, "xfer")
+
+
 def same_binary(per):
     """hotcold against hotcold-off: one kernel, only the decisions differ
     (the geometric mean of the paired rounds)"""
@@ -189,7 +204,8 @@ def wall_section(outdir, plan, vm):
 
 def split_table(table, configs, three):
     """load and store misses per op at each level, per configuration
-    (medians), and the DMA markers the plugin applied and lost"""
+    (medians), the cross-core transfers, and the DMA markers the plugin
+    applied and lost"""
     levels = [("L1D", "l1m", "sl1m", "xl1m"), ("L2", "l2m", "sl2m", "xl2m")] + \
         ([("L3", "l3m", "sl3m", "xl3m")] if three else [])
     lines = [
@@ -197,13 +213,16 @@ def split_table(table, configs, three):
         "Simulated, medians over the rounds.  Stores: misses of store "
         "accesses (a read for ownership on hardware); in brackets, those of "
         "`rep` string stores (clear_page(), copy_page(): full-line writes that need no "
-        "read on current hardware).  DMA: pages marked as written by a "
+        "read on current hardware).  Transfers: misses of the private levels "
+        "that another vCPU's modified copy served (two-vCPU boots only), in "
+        "brackets those of `rep` string stores; they are not misses of the "
+        "shared level.  DMA: pages marked as written by a "
         "device (the streaming readers), applied and lost (a marker that "
         "found no access of its page: the DMA target misses).", "",
         "| workload | config | " + " | ".join("%s loads | %s stores (rep)" % (n, n)
                                               for n, _, _, _ in levels) +
-        " | DMA markers, lost |",
-        "|---|---|" + "---|---|" * len(levels) + "---|",
+        " | cross-core transfers (rep) | DMA markers, lost |",
+        "|---|---|" + "---|---|" * len(levels) + "---|---|",
     ]
     for wl, per in table.items():
         for c in [BASE] + [x for x in configs if x != BASE]:
@@ -214,7 +233,8 @@ def split_table(table, configs, three):
                      for _, k, sk, xk in levels]
             dma = sum(r["dma"] for r in m["rounds"].values())
             lost = sum(r["dma_lost"] for r in m["rounds"].values())
-            lines.append("| %s | %s | %s | %d, %d |" % (wl, c, " | ".join(cells), dma, lost))
+            lines.append("| %s | %s | %s | %.1f (%.1f) | %d, %d |" % (
+                wl, c, " | ".join(cells), m["xfer"], m["xxfer"], dma, lost))
     return lines + [""]
 
 
@@ -309,7 +329,11 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "Estimated cycles per op (`cycles`), a model, not a measurement: "
             "one instruction per cycle plus each miss at the latency of the "
             "level that served it, as a dependent load (`RFO`: a rep string "
-            "store's miss too, a read for ownership); `cycles, line stores`: the "
+            "store's miss too, a read for ownership), a cross-core transfer "
+            "(`transfers`: with two vCPUs the model is coherent, and a miss of "
+            "the private levels that another vCPU's modified copy served is a "
+            "transfer, not a hit or miss of the shared level) at the published "
+            "core-to-core latency; `cycles, line stores`: the "
             "misses below L1 of rep string stores (clear_page(), copy_page()) "
             "priced as the time a whole line takes to move into L3 or to DRAM: "
             "such stores need no read on hardware.  The truth lies between the "
@@ -317,18 +341,19 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "Cross-check: %s." % latency_text(cal, prices), "",
             "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | " +
             ("vanilla L3 miss/op | " if three else "") +
+            "vanilla transfers/op | "
             "vanilla cycles/op | A/A repeat L1D, memory | vanilla spread L1D, memory | "
             "A/A layout L1D, memory | " +
             " | ".join("%s/vanilla L1D, memory, cycles, cycles line stores" % c
                        for c in others) +
             " | hotcold/hotcold-off memory | wall: vanilla median, hotcold/vanilla [spread] |",
-            "|---|---|---|---|---|---|---|---|" + ("---|" if three else "") +
+            "|---|---|---|---|---|---|---|---|---|" + ("---|" if three else "") +
             "---|" * (len(others) + 2),
         ]
         for name, per, b in base_rows(det["cachesim"]):
-            lines.append("| %s | %s | %.1f | %.1f | %s%.0f | %s, %s | %s, %s | %s, %s | %s | %s | %s |" % (
+            lines.append("| %s | %s | %.1f | %.1f | %s%.1f | %.0f | %s, %s | %s, %s | %s, %s | %s | %s | %s |" % (
                 name, b["cpu"], b["l1m"], b["l2m"],
-                "%.1f | " % b["l3m"] if three else "", b["cost"],
+                "%.1f | " % b["l3m"] if three else "", b["xfer"], b["cost"],
                 rfmt(aa_repeat(per, "l1m")), rfmt(aa_repeat(per, "mem")),
                 spfmt(per, "l1m"), spfmt(per, "mem"),
                 sfmt(per, LAYOUT, "l1m"), sfmt(per, LAYOUT, "mem"),
@@ -542,8 +567,10 @@ def workload_table():
 def summary(outdir):
     """The compact table of the published results (docs/results/): per workload, the rounds it rests
     on, instructions (icount, each rep string instruction once), simulated
-    memory accesses (last-level misses) and estimated cycles (cachesim, a
-    model priced with bench/prices.tsv, under both store pricings) per op,
+    memory accesses (last-level misses), cross-core transfers (two-vCPU
+    boots; "-" where no round transferred a line) and estimated cycles
+    (cachesim, a model priced with bench/prices.tsv, under both store
+    pricings) per op,
     vanilla's value and spread, and every configuration's paired ratio to
     vanilla with its 95 % interval and verdict.  1, with the reason, when
     det.csv has no cachesim rows or a file does not parse."""
@@ -561,7 +588,8 @@ def summary(outdir):
     cyc = [c for c in others if c != SWITCH_OFF]
     head = (["workload", "rounds", "vanilla insn/op", "hotcold insn",
              "vanilla memory accesses/op", "vanilla spread", "resolvable"] +
-            ["%s memory" % c for c in others] + ["vanilla cycles/op"] +
+            ["%s memory" % c for c in others] +
+            ["vanilla transfers/op", "%s transfers" % SERIES] + ["vanilla cycles/op"] +
             ["%s cycles (%s)" % (c, p) for c in cyc for p in ("RFO", "line")])
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -572,7 +600,8 @@ def summary(outdir):
         cells = ([name, str(len(b.get("rounds", {}))),
                   "-" if insn is None else "%.0f" % insn, sfmt(i, SERIES, "insn1"),
                   "%.1f" % b["mem"], spfmt(c, "mem"), resfmt(c, "mem")] +
-                 [sfmt(c, x, "mem") for x in others] + ["%.0f" % b["cost"]] +
+                 [sfmt(c, x, "mem") for x in others] +
+                 ["%.1f" % b["xfer"], xfer_cell(c, SERIES)] + ["%.0f" % b["cost"]] +
                  [sfmt(c, x, k) for x in cyc for k in ("cost", "cost_line")])
         print("| " + " | ".join(cells) + " |")
     return 0
@@ -585,6 +614,7 @@ DET_METRICS = (("icount", "insn1", "instructions/op, rep once", False),
                ("cachesim", "l1m", "simulated L1D misses/op", False),
                ("cachesim", "l2m", "simulated L2 misses/op", False),
                ("cachesim", "l3m", "simulated L3 misses/op", False),
+               ("cachesim", "xfer", "simulated cross-core transfers/op", False),
                ("cachesim", "cost", "estimated cycles/op (model; RFO)", False),
                ("cachesim", "cost_line", "estimated cycles/op (model; line stores)", False))
 
@@ -611,6 +641,8 @@ def compare_lines(det, configs):
             if not per or BASE not in per:
                 continue
             if key == "l3m" and per[BASE].get("levels") != 3:
+                continue
+            if key == "xfer" and not transfers(per):
                 continue
             b = per[BASE][key]
             if key == "rate" and not b:

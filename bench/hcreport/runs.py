@@ -14,7 +14,7 @@ import sys
 
 from .ingest import (BASE, LAYOUT, REPEAT, InputError, load, load_all, load_plan,
                      read_input)
-from .render import DET_METRICS, fmt, refused
+from .render import DET_METRICS, fmt, refused, transfers
 from .stats import change, ifmt, paired_ratio, ratio
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -141,6 +141,8 @@ def det_lines(ra, rb, skip_modes):
             if not bases:
                 continue
             if key == "l3m" and not any(b.get("levels") == 3 for b in bases):
+                continue
+            if key == "xfer" and not transfers(pa, pb):
                 continue
             if key == "rate" and not any(b["rate"] for b in bases):
                 continue

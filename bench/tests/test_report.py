@@ -9,6 +9,7 @@ import importlib.util
 import io
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,14 +29,15 @@ THREE = "L1D 32K/8w, L2 512K/0w, L3 32768K/0w shared"
 
 
 def det_row(mode, wl, config, rnd, insn=1000.0, l1m=10.0, l2m=5.0, ops=100, events=7,
-            l3m=0.0, geometry=None, dma_lost=0, xl=(0, 0, 0), rep=0.0, repx=0.0):
+            l3m=0.0, geometry=None, dma_lost=0, xl=(0, 0, 0), rep=0.0, repx=0.0, xfer=0.0,
+            xxfer=0.0):
     """one det.csv row: per-op metrics times ops, all in the kernel half"""
     row = {k: 0 for k in report.DET_FIELDS}
     row.update(mode=mode, workload=wl, config=config, round=rnd, boot="mem", cpu="0",
                ops=ops, rate="", insn_k=insn * ops, l1m_k=l1m * ops, l2m_k=l2m * ops,
                l3m_k=l3m * ops, acc_k=2 * insn * ops, hc_events=events, dma_lost=dma_lost,
                xl1m=xl[0] * ops, xl2m=xl[1] * ops, xl3m=xl[2] * ops,
-               rep=rep * ops, repx=repx * ops,
+               rep=rep * ops, repx=repx * ops, xfer_k=xfer * ops, xxfer=xxfer * ops,
                geometry=geometry or (TWO if mode == "cachesim" else "no cache model"),
                caches="L1=32K/8w L2=512K/8w L3=32768K/16w llc_shared_cpus=1 slice_pages=8192")
     return row
@@ -143,10 +145,13 @@ class Pricing(unittest.TestCase):
 
     def test_the_table_in_cycles(self):
         # 90 ns and 2.5 ns at 3.5 GHz: 315 and 8.75 cycles
+        # a cross-core transfer: 23 ns, 80.5 cycles
         p = report.load_prices()
         self.assertEqual([p[k] for k in ("ghz", "l2", "l3", "dram", "line_l3", "line_dram")],
                          [3.5, 12, 46, 315, 2, 8.75])
-        self.assertEqual([t for t, _ in p["refs"]], ["SOG", "AT", "TH", "EPYC", "ROME"])
+        self.assertAlmostEqual(p["xfer"], 80.5)
+        self.assertEqual([t for t, _ in p["refs"]],
+                         ["SOG", "AT", "TH", "EPYC", "ROME", "C2C", "CZN", "AT4"])
 
     def test_calibration_is_read_in_cycles(self):
         run = Run()
@@ -170,6 +175,47 @@ class Pricing(unittest.TestCase):
         m = {"insn": 1000, "l1m": 10, "l2m": 6, "l3m": 0, "mem": 6, "levels": 2,
              "xl1m": 0, "xl2m": 0, "xl3m": 0}
         self.assertEqual(report.price(m, p), (1000 + 4 * 12 + 6 * 315,) * 2)
+
+    def test_transfers_priced_in_place_of_the_shared_level(self):
+        p = report.load_prices()
+        x = p["xfer"]
+        # 10 L1 misses, 6 of them L2 misses: 2 served by the other vCPU,
+        # 1 by L3, 3 by memory; 1 of the transfers a string store's
+        m = {"insn": 1000, "l1m": 10, "l2m": 6, "l3m": 3, "mem": 3, "levels": 3,
+             "xl1m": 1, "xl2m": 1, "xl3m": 0, "xfer": 2, "xxfer": 1}
+        cost, line = report.price(m, p)
+        self.assertAlmostEqual(cost, 1000 + 4 * 12 + 1 * 46 + 2 * x + 3 * 315)
+        # the string store's transfer as a line written into L3
+        self.assertAlmostEqual(line, cost - x + 2)
+        # two levels: the transfers are not L2 hits
+        m = {"insn": 1000, "l1m": 10, "l2m": 6, "l3m": 0, "mem": 6, "levels": 2,
+             "xl1m": 1, "xl2m": 0, "xl3m": 0, "xfer": 3, "xxfer": 1}
+        cost, line = report.price(m, p)
+        self.assertAlmostEqual(cost, 1000 + 1 * 12 + 3 * x + 6 * 315)
+        self.assertAlmostEqual(line, cost - x + 2)
+        # no transfer (one vCPU, an older det.csv): the price before
+        m = {"insn": 1000, "l1m": 10, "l2m": 6, "l3m": 3, "mem": 3, "levels": 3,
+             "xl1m": 2, "xl2m": 2, "xl3m": 2}
+        self.assertEqual(report.price(dict(m, xfer=0.0, xxfer=0.0), p), report.price(m, p))
+
+    def test_the_host_ping_pong_is_a_cross_check(self):
+        run = Run(calibrate=CALIBRATE + "calibrate xfer_ns pingpong=40.0 cpus=0,1\n")
+        cal = report.load_calibration(run.dir)
+        self.assertEqual((cal["xfer_ns"], cal["xfer_cpus"]), (40.0, "0,1"))
+        text = report.ingest.latency_text(cal, report.load_prices())
+        self.assertIn("a line's ping-pong between CPUs 0,1: 40.0 ns one way", text)
+        self.assertIn("a cross-core transfer 140 cycles (the table: 80)", text)
+        # one CPU for the probe; a calibrate.txt from before the probe
+        run = Run(calibrate=CALIBRATE + "calibrate xfer_ns pingpong=none cpus=one\n")
+        cal = report.load_calibration(run.dir)
+        self.assertIsNone(cal["xfer_ns"])
+        self.assertIn("no ping-pong between CPUs (the probe had one CPU)",
+                      report.ingest.latency_text(cal))
+        run = Run()
+        cal = report.load_calibration(run.dir)
+        self.assertIsNone(cal["xfer_ns"])
+        self.assertIn("no ping-pong between CPUs (not measured (an older calibrate))",
+                      report.ingest.latency_text(cal))
 
     def test_not_calibrate_output_is_refused(self):
         run = Run(calibrate="nonsense\n")
@@ -217,7 +263,8 @@ class Pricing(unittest.TestCase):
         self.assertEqual(fast, slow)
         # and the cycles are the table's: vanilla, round 1, per op:
         # 1000 insn, 8 L2 hits x 12, 8 L3 hits x 46, 4 from memory x 315
-        self.assertIn("| exit_flood | 0 | 20.0 | 12.0 | 4.0 | %.0f |" %
+        # (no transfer)
+        self.assertIn("| exit_flood | 0 | 20.0 | 12.0 | 4.0 | 0.0 | %.0f |" %
                       (1000 + 8 * 12 + 8 * 46 + 4 * 315), "\n".join(fast))
         self.assertIn("Prices: bench/prices.tsv, the modelled part's published latencies",
                       "\n".join(fast))
@@ -779,8 +826,9 @@ class DetTargets(unittest.TestCase):
         path = os.path.join(run.dir, "det.csv")
         with open(path) as f:
             rows = list(csv.reader(f))
+        cut = report.DET_FIELDS.index("stamp")
         with open(path, "w") as f:
-            csv.writer(f, lineterminator="\n").writerows(r[:-1] for r in rows)
+            csv.writer(f, lineterminator="\n").writerows(r[:cut] for r in rows)
         rc, lines, err = run.report()
         self.assertIn("cachesim rows from an older harness left out", err)
         self.assertEqual(rc, 1)
@@ -793,8 +841,8 @@ class DetTargets(unittest.TestCase):
         run.det(rows)
         rc, lines, err = run.report()
         # L1D: 10 misses per op, 3 stores and 4 rep string stores
-        self.assertIn("| pagefault_anon | vanilla | 3.0 | 7.0 (4.0) | 2.0 | 3.0 (2.0) | 21, 0 |",
-                      lines)
+        self.assertIn("| pagefault_anon | vanilla | 3.0 | 7.0 (4.0) | 2.0 | 3.0 (2.0) | 0.0 (0.0) "
+                      "| 21, 0 |", lines)
 
     def test_charts_deterministic_first_unclipped(self):
         run = Run(PF)
@@ -1378,6 +1426,106 @@ class Sweeps(unittest.TestCase):
         self.assertIn("NOT RUN: the sweeps", err)
 
 
+class Transfers(unittest.TestCase):
+    """Cross-core transfers: det.csv's later columns (ingest.DET_LATER),
+    read as 0 from a det.csv archived before them, priced, and shown
+    where a boot counted some."""
+
+    def write_without_later_columns(self, run):
+        path = os.path.join(run.dir, "det.csv")
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        keep = [k for k in report.DET_FIELDS if k not in report.ingest.DET_LATER]
+        with open(path, "w") as f:
+            w = csv.DictWriter(f, fieldnames=keep, lineterminator="\n", extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+
+    def test_an_older_det_csv_loads_with_no_transfer(self):
+        new, old = Run(PF), Run(PF)
+        for r in (new, old):
+            r.det(both_modes("pagefault_anon", 4.0))
+        self.write_without_later_columns(old)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            dn, cn, _ = report.load_det(os.path.join(new.dir, "det.csv"))
+            do, co, _ = report.load_det(os.path.join(old.dir, "det.csv"))
+        self.assertEqual(err.getvalue(), "")
+        self.assertEqual(cn, co)
+        self.assertEqual(dn, do)
+        m = do["cachesim"]["pagefault_anon"]["hotcold"]
+        self.assertEqual((m["xfer"], m["xxfer"]), (0.0, 0.0))
+        self.assertEqual(new.report()[:2], old.report()[:2])
+
+    def test_a_row_missing_the_value_is_from_an_older_harness(self):
+        # the header has the columns, a row lacks them: not read as 0
+        run = Run(PF)
+        run.det(both_modes("pagefault_anon", 4.0))
+        path = os.path.join(run.dir, "det.csv")
+        with open(path) as f:
+            lines = f.read().splitlines()
+        cut = len(report.ingest.DET_LATER)
+        with open(path, "w") as f:
+            f.write("\n".join(lines[:1] + [x.rsplit(",", cut)[0] if ",cachesim," in "," + x
+                                           else x for x in lines[1:]]) + "\n")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            det, _, _ = report.load_det(path)
+        self.assertNotIn("cachesim", det)
+        self.assertIn("cachesim rows from an older harness left out", err.getvalue())
+
+    def test_the_archived_v3_quick_run_renders(self):
+        # docs/results/: det.csv and calibrate.txt from before transfers
+        src = os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "results",
+                           "20261206-v3-quick")
+        with open(os.path.join(src, "det.csv")) as f:
+            self.assertNotIn("xfer", f.readline())
+        with tempfile.TemporaryDirectory() as d:
+            dest = os.path.join(d, "run")
+            shutil.copytree(src, dest)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                self.assertEqual(report.summary(dest), 0, err.getvalue())
+                plan = report.load_plan(dest)
+                det, _, mixed, _, cal = report.load_all(dest, plan)
+            self.assertNotIn("older harness", err.getvalue())
+            self.assertEqual(mixed, {})
+            ms = [m for per in det["cachesim"].values() for med in per.values()
+                  for m in med["rounds"].values()]
+            self.assertTrue(ms)
+            self.assertEqual({m["xfer"] for m in ms}, {0.0})
+            self.assertIsNone(cal["xfer_ns"])
+            # no transfer anywhere: "-" in the summary's transfer column
+            head, _, *rows = out.getvalue().splitlines()
+            col = head.split(" | ").index("hotcold transfers")
+            self.assertEqual({r.split(" | ")[col] for r in rows}, {"-"})
+
+    def test_transfers_shown_where_counted(self):
+        run = Run(dict(FULL, workloads="readahead_other_cpu pagefault_anon"))
+        rows = both_modes("pagefault_anon", 5.0)
+        for r in range(1, 4):
+            for c, x in (("vanilla", 2.0), ("hotcold", 1.0), ("hotcold-off", 2.0)):
+                rows.append(det_row("cachesim", "readahead_other_cpu", c, r, xfer=x * (1 + r / 100),
+                                    xxfer=0.5))
+                rows.append(det_row("icount", "readahead_other_cpu", c, r))
+        run.det(rows)
+        rc, lines, err = run.report()
+        every = [x for x in lines if "simulated cross-core transfers/op" in x]
+        self.assertEqual([x.split(" | ")[0] for x in every], ["| readahead_other_cpu"])
+        self.assertIn("| 0.5000 [", every[0])
+        split = [x for x in lines if x.startswith("| readahead_other_cpu | hotcold |")]
+        self.assertTrue(split[0].endswith("| 1.0 (0.5) | 0, 0 |"), split)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(report.summary(run.dir), 0)
+        head, _, *srows = out.getvalue().splitlines()
+        col = head.split(" | ").index("hotcold transfers")
+        cells = {r.split(" | ")[0].lstrip("| ").split()[0]: r.split(" | ") for r in srows}
+        self.assertTrue(cells["readahead_other_cpu"][col].startswith("0.5000 ["))
+        self.assertEqual(cells["readahead_other_cpu"][col - 1], "2.0")
+        self.assertEqual(cells["pagefault_anon"][col], "-")
+
+
 class DetRows(unittest.TestCase):
     """det_rows(): one boot's guest output and plugin phases as det.csv
     rows, with what each workload exercised."""
@@ -1429,6 +1577,38 @@ class DetRows(unittest.TestCase):
                                   wl="pagefault_fork")
         self.assertEqual(rc, 1)
         self.assertIn("no page-table page in a workload that forks", err)
+
+    def test_transfers_of_every_vcpu_the_row_counts(self):
+        # cpu=all: both vCPUs' transfers; cpu=0: vCPU 0's, as every count
+        for cpu, want in (("all", ["7", "3", "4"]), ("0", ["5", "3", "3"])):
+            d = tempfile.TemporaryDirectory()
+            self.addCleanup(d.cleanup)
+            job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
+            with open(job, "w") as f:
+                f.write("hotcold-phase readahead_other_cpu ops=10 cpu=%s\n" % cpu)
+            with open(ph, "w") as f:
+                f.write("config sim=1 phases=1 levels=3 l1size=32768 l1ways=8 "
+                        "l2size=524288 l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 "
+                        "vcpus=2 calls=0 coherence=1\n")
+                f.write("phase=1 vcpu=0 insn_k=100 insn_u=10 xfer_k=5 xxfer_k=2 xfer_u=3 "
+                        "xxfer_u=1\n")
+                f.write("phase=1 vcpu=1 insn_k=100 insn_u=10 xfer_k=2 xxfer_k=1 xfer_u=0 "
+                        "xxfer_u=0\n")
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = report.ingest.det_rows("cachesim", "hotcold", "1", "2cpu", job, ph)
+            self.assertEqual(rc, 0, err.getvalue())
+            r = next(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+            self.assertEqual([r["xfer_k"], r["xfer_u"], r["xxfer"]], want)
+            # the icount row derived from it counts no transfer
+            path = os.path.join(d.name, "cachesim.csv")
+            with open(path, "w") as f:
+                f.write(out.getvalue())
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(report.icount_rows(path), 0)
+            r = next(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+            self.assertEqual([r[k] for k in report.ingest.DET_LATER], ["0", "0", "0"])
 
     def test_without_calls_the_counts_are_empty(self):
         rc, rows, err = self.rows("")

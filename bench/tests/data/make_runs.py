@@ -10,6 +10,9 @@ would show: hotcold's L2 and L3 misses in exit_flood are lower against
 vanilla (0.80 of vanilla's L2 misses where A had 0.90), its
 instructions in exit_flood a little lower, and its patches' hash in the
 stamp; vanilla and pagefault_anon are A's within the rounds' noise.
+Run A is written as a run archived before det.csv had its transfer
+columns (ingest.DET_LATER) and calibrate.txt its ping-pong line, as
+docs/results/20261206-v3-quick was; run B has both.
 
 usage: bench/tests/data/make_runs.py   (rewrites run-a/ and run-b/)
 """
@@ -21,7 +24,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from hcreport.ingest import DET_FIELDS  # noqa: E402
+from hcreport.ingest import DET_FIELDS, DET_LATER  # noqa: E402
 
 THREE = "L1D 32K/8w, L2 512K/0w, L3 32768K/0w shared"
 CACHES = "L1=32K/8w L2=512K/8w L3=32768K/16w llc_shared_cpus=1 slice_pages=8192"
@@ -33,9 +36,9 @@ JITTER = {1: 1.000, 2: 1.006, 3: 0.995}
 
 RUNS = {
     "run-a": {"hotcold_l2": 0.90, "hotcold_insn": 1.0010, "patches": "aaaaaaaaaaaa",
-              "date": "2000-01-01 00:00 UTC", "commit": "fixture-a"},
+              "date": "2000-01-01 00:00 UTC", "commit": "fixture-a", "archived": True},
     "run-b": {"hotcold_l2": 0.80, "hotcold_insn": 0.9990, "patches": "bbbbbbbbbbbb",
-              "date": "2000-01-02 00:00 UTC", "commit": "fixture-b"},
+              "date": "2000-01-02 00:00 UTC", "commit": "fixture-b", "archived": False},
 }
 
 
@@ -106,8 +109,9 @@ def write(name, spec):
             ("bench_stamp", stamp), ("jobs", "2")]
     with open(os.path.join(d, "plan"), "w") as f:
         f.write("".join("%s=%s\n" % kv for kv in plan))
+    fields = [k for k in DET_FIELDS if not (spec["archived"] and k in DET_LATER)]
     with open(os.path.join(d, "det.csv"), "w") as f:
-        w = csv.DictWriter(f, fieldnames=DET_FIELDS, lineterminator="\n")
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
         w.writeheader()
         w.writerows(det_rows(spec, stamp))
     with open(os.path.join(d, "results.csv"), "w") as f:
@@ -118,7 +122,8 @@ def write(name, spec):
         f.writelines(",".join(str(x) for x in r) + "\n" for r in vm_rows())
     with open(os.path.join(d, "calibrate.txt"), "w") as f:
         f.write("calibrate load_ns l1=1.00 l2=3.00 l3=10.00 dram=100.00\n"
-                "calibrate page_write_ns warm=40.0 l3=72.0 dram=200.0\n")
+                "calibrate page_write_ns warm=40.0 l3=72.0 dram=200.0\n" +
+                ("" if spec["archived"] else "calibrate xfer_ns pingpong=25.0 cpus=0,1\n"))
 
 
 if __name__ == "__main__":
