@@ -368,7 +368,8 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
 
 INTRO = """# hotcold benchmark report
 
-Three instruments, each for the claims it can support:
+Two instruments by default, each for the claims it can support, and a
+third on request:
 
 - **cachesim** (simulated data misses per operation, exact; repeatable
   boot for boot, since no workload does host I/O): cache warmth, i.e.
@@ -376,20 +377,23 @@ Three instruments, each for the claims it can support:
 - **icount** (guest instructions per operation, exact; repeatable likewise):
   the cost of the series' code paths, and that the switch at 0 costs
   nothing.
-- **wall** (timed runs under QEMU TCG): real-time effects, with the
-  emulator's noise (10-80 % spreads); TCG models no cache, so warmth does
-  not show here.
+- **wall** (timed runs under QEMU TCG; only with MODES=wall): real-time
+  effects, with the emulator's noise (10-80 % spreads); TCG models no
+  cache, so warmth does not show here.
 
-Configurations: `vanilla`, `hotcold` (the series), `hotcold-off` (the
-series at vm.percpu_pagelist_hot_cold=0), and the bench-only alternatives
-under bench/alternatives/ when CONFIGS asks for them: `single` (the
-series' callers, cold pages at the tail of one list as in 2.6.25-4.14)
-and `nopcp` (no per-cpu lists, as before 2.5.45).  Two A/A
-configurations are vanilla against itself: `vanilla-repeat` (the same
-kernel booted again: round 1 in the deterministic modes, every round in
-wall mode) and `vanilla-layout` (vanilla built with its code and data
-shifted, bench/alternatives/layout.patch: the noise of comparing two
-binaries).
+Configurations (bench/configs.tsv): `vanilla`, `hotcold` (the series),
+`hotcold-off` (the series at vm.percpu_pagelist_hot_cold=0), and the
+bench-only kernels under bench/alternatives/: `single` (the series'
+callers on 6.12 alone, cold pages at the tail of one list as in
+2.6.25-4.14) and `nopcp` (no per-cpu lists, as before 2.5.45), compared
+with vanilla like the series; `power`, vanilla with a known small cost
+(every 50th order-0 page cleared once more), which the power check must
+call worse.  Two A/A configurations are vanilla against itself:
+`vanilla-repeat` (the same kernel booted again: round 1 in the
+deterministic modes, every round in wall mode) and `vanilla-layout`
+(vanilla built with its code and data shifted,
+bench/alternatives/layout.patch: the noise of comparing two binaries).
+QUICK runs vanilla, hotcold and hotcold-off.
 """
 
 

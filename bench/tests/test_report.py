@@ -499,9 +499,11 @@ class PowerCheck(unittest.TestCase):
         for r in rows:
             if r["mode"] == "icount" and r["config"] != "vanilla-repeat":
                 r["insn_k"] = self.VANILLA[r["round"] - 1] * 100
+        # the cost is all rep string iterations, as power.patch's is:
+        # judged on "rep once" instructions (insn1), it would not show
         power = [det_row("icount", "pagefault_anon", "power", r,
-                         insn=self.VANILLA[r - 1] * f) for r, f in zip((1, 2, 3), factors)
-                 if r <= rounds]
+                         insn=self.VANILLA[r - 1] * f, rep=self.VANILLA[r - 1] * (f - 1))
+                 for r, f in zip((1, 2, 3), factors) if r <= rounds]
         if swap:
             # the plant: the power kernel's rows labelled vanilla's, and
             # vanilla's labelled power's
@@ -543,6 +545,29 @@ class PowerCheck(unittest.TestCase):
         self.assertIn("NOT RUN (no icount rows of power on a 2002 workload)",
                       target(lines, "power check"))
         self.assertNotEqual(rc, 0)
+
+    def test_a_workload_without_power_rows_is_not_run(self):
+        run = Run(dict(self.PLAN, workloads="pagefault_anon pagefault_fork"))
+        rows = both_modes("pagefault_anon", 5.0) + both_modes("pagefault_fork", 5.0)
+        rows += [det_row("icount", "pagefault_anon", "power", r, insn=1010.0, rep=10.0)
+                 for r in (1, 2, 3)]
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertIn("[no rows of power on pagefault_fork]: NOT RUN (no icount rows of power "
+                      "on pagefault_fork)", "\n".join(lines))
+        self.assertNotEqual(rc, 0)
+
+    def test_sdet_is_shown_not_judged(self):
+        run = Run(dict(self.PLAN, workloads="pagefault_anon sdet_1"))
+        rows = both_modes("pagefault_anon", 5.0) + both_modes("sdet_1", 5.0)
+        rows += [det_row("icount", wl, "power", r, insn=1010.0 if wl != "sdet_1" else 1000.0,
+                         rep=10.0 if wl != "sdet_1" else 0.0)
+                 for r in (1, 2, 3) for wl in ("pagefault_anon", "sdet_1")]
+        run.det(rows)
+        rc, lines, err = run.report()
+        line = target(lines, "power check")
+        self.assertIn(": met on 1 workloads: pagefault_anon 1.010", line)
+        self.assertIn("; shown, not judged: sdet_1 1.000", line)
 
     def test_not_asked_for(self):
         run = Run(PF)
