@@ -335,6 +335,27 @@ static void coherence_cases(unsigned int levels)
 	      XF(st) * 1000 + stat_sum(st.misses[last]), 0);
 
 	/*
+	 * the owner evicted its copy (a write-back) and read the line again:
+	 * a clean copy, so the other vCPU's read is no transfer; had it
+	 * written the line again, the read would be one
+	 */
+	walk_kind(&m.h[0], PAGE + 0x300000, 4096, 8, 1, ACC_STORE, &st);
+	walk_kind(&m.h[0], PAGE + 0x400000, 4096, 8, 1, ACC_STORE, &st);
+	walk_kind(&m.h[0], 0x40000000, 2 * (levels == 3 ? Z_L2 : L1SIZE), LINE, 1, ACC_LOAD, &st);
+	check(CASE("vCPU 0 wrote two pages and evicted them from its private levels"),
+	      private_lines(&m.h[0], PAGE + 0x300000, 4096) +
+	      private_lines(&m.h[0], PAGE + 0x400000, 4096), 0);
+	walk_kind(&m.h[0], PAGE + 0x300000, 4096, LINE, 1, ACC_LOAD, &st);
+	walk_kind(&m.h[0], PAGE + 0x400000, 4096, LINE, 1, ACC_STORE, &st);	/* one per line */
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[1], PAGE + 0x300000, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("... read one again (clean): vCPU 1's read of it is no transfer, the shared "
+		   "level hits"), XF(st) * 1000 + stat_sum(st.misses[last]), 0);
+	memset(&st, 0, sizeof(st));
+	walk_kind(&m.h[1], PAGE + 0x400000, 4096, LINE, 1, ACC_LOAD, &st);
+	check(CASE("... wrote the other again: vCPU 1's read of it, 64 transfers"), XF(st), 64);
+
+	/*
 	 * a device write: no vCPU holds the page modified any more, so once
 	 * vCPU 0 has read the device's data (clean, from memory), vCPU 1's
 	 * read is served by the shared level, not by a transfer
@@ -344,6 +365,13 @@ static void coherence_cases(unsigned int levels)
 		hier_invalidate(&m.h[0], PAGE + 0x200000 + off);
 		hier_invalidate(&m.h[1], PAGE + 0x200000 + off);
 		coh_forget(&m.coh, PAGE + 0x200000 + off, m.l1[0].line_shift);
+	}
+	{
+		uint64_t off, n = 0;
+
+		for (off = 0; off < 4096; off += LINE)
+			n += coh_owner(&m.coh, (PAGE + 0x200000 + off) >> m.l1[0].line_shift) != 0;
+		check(CASE("a device wrote a page vCPU 0 had written: no owner left"), n, 0);
 	}
 	memset(&st, 0, sizeof(st));
 	walk_kind(&m.h[0], PAGE + 0x200000, 4096, LINE, 1, ACC_LOAD, &st);
