@@ -268,9 +268,11 @@ def load_calibration(outdir):
     the host's clock (its L1 latency taken as L1_CYCLES) and the string
     stores' extra cost per line when the page is in L3 or in DRAM (a 4 KB
     memset() less a warm one, over 64 lines), and the line's ping-pong
-    between two CPUs ("xfer_ns", one way; None when the host gave the
-    probe one CPU, or in an older calibrate.txt, which had no such line:
-    "xfer_cpus" says which CPUs, or why none); None without the file."""
+    between two CPUs ("xfer_ns", one way; None when not measured: the
+    host gave the probe one CPU, a thread could not be pinned, a hand-off
+    stalled, or an older calibrate.txt, which had no such line:
+    "xfer_cpus" says which CPUs, or why none, a key of XFER_WHY); None
+    without the file."""
     path = os.path.join(outdir, "calibrate.txt")
     if not os.path.exists(path):
         return None
@@ -292,7 +294,7 @@ def load_calibration(outdir):
                 "line_dram": max(0.0, pw["dram"] - pw["warm"]) / 64 * ghz,
                 "ghz": ghz, "ns": {k: float(kv["load_ns." + k]) for k in ("l1", "l2", "l3", "dram")},
                 "page_write_ns": pw, "xfer_ns": xfer,
-                "xfer_cpus": kv.get("xfer_ns.cpus", "not measured (an older calibrate)")}
+                "xfer_cpus": kv.get("xfer_ns.cpus", "older")}
     except (KeyError, ValueError, ZeroDivisionError):
         print("report.py: %s: not bench/calibrate's output" % path, file=sys.stderr)
         return None
@@ -651,6 +653,14 @@ def prices_text(prices):
                 "; ".join("[%s] %s" % r for r in p["refs"])))
 
 
+# why calibrate.txt has no ping-pong figure: its "xfer_ns pingpong=none
+# cpus=WHY" (bench/calibrate), or "older" for a file without the line
+XFER_WHY = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
+            "stalled": "a hand-off stalled: the probe's other thread stopped answering",
+            "unknown": "the probe could not read its CPUs",
+            "older": "not measured: an older calibrate"}
+
+
 def latency_text(cal, prices=None):
     """the host's calibration, a cross-check: never the price"""
     if cal is None:
@@ -663,12 +673,10 @@ def latency_text(cal, prices=None):
                 L1_CYCLES, cal["ghz"], n["l2"], n["l3"], n["dram"], pw["warm"], pw["l3"],
                 pw["dram"]))
     x = cal.get("xfer_ns")
-    why = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
-           "unknown": "the probe could not read its CPUs"}
     text += ("; a line's ping-pong between CPUs %s: %.1f ns one way" % (
         cal["xfer_cpus"].replace(",smt", " (threads of one core)"), x)
              if x is not None else "; no ping-pong between CPUs (%s)" %
-             why.get(cal["xfer_cpus"], cal["xfer_cpus"]))
+             XFER_WHY.get(cal["xfer_cpus"], "not measured: " + cal["xfer_cpus"]))
     if prices is not None:
         g = prices["ghz"]
         text += ("; at the model's %.2g GHz the host's figures would price L2 %.0f, L3 %.0f, "

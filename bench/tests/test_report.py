@@ -214,8 +214,17 @@ class Pricing(unittest.TestCase):
         run = Run()
         cal = report.load_calibration(run.dir)
         self.assertIsNone(cal["xfer_ns"])
-        self.assertIn("no ping-pong between CPUs (not measured (an older calibrate))",
+        self.assertIn("no ping-pong between CPUs (not measured: an older calibrate)",
                       report.ingest.latency_text(cal))
+        self.assertNotIn("((", report.ingest.latency_text(cal))
+        for why, text in (("unpinned", "the probe could not pin its threads"),
+                          ("stalled", "a hand-off stalled: the probe's other thread stopped "
+                           "answering")):
+            run = Run(calibrate=CALIBRATE + "calibrate xfer_ns pingpong=none cpus=%s\n" % why)
+            cal = report.load_calibration(run.dir)
+            self.assertIsNone(cal["xfer_ns"])
+            self.assertIn("no ping-pong between CPUs (%s)" % text,
+                          report.ingest.latency_text(cal))
 
     def test_not_calibrate_output_is_refused(self):
         run = Run(calibrate="nonsense\n")
