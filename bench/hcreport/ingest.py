@@ -158,9 +158,11 @@ REP = ["rep", "repx"]
 XFER = ["xfer_k", "xfer_u"]
 XSPLIT = ["xxfer"]
 # columns det.csv gained after runs were archived (docs/results/): last in
-# a row, absent from an older det.csv, whose rows read them as 0 (its
-# plugin had no coherence: no transfer).  A row of a det.csv that has the
-# column but not the value is still from an older harness.
+# a row, absent from an older det.csv, whose plugin had no coherence: its
+# rows' transfers are None ("no coherence", never 0: its 2-vCPU boots
+# counted no transfer because the model could not), and they price as
+# rows without transfers.  A row of a det.csv that has the column but not
+# the value is still from an older harness.
 DET_LATER = XFER + XSPLIT
 # boot: mem (no disk), disk, 2cpu (scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
@@ -310,10 +312,11 @@ def price(m, prices):
     store's misses below L1 by the time a whole line takes to move into
     L3 or to DRAM (full-line stores that need no read; a transfer's line
     as one written into L3).  The truth is between them.  Rows without
-    transfers (one vCPU, or an older det.csv) price as before."""
+    transfers (one vCPU, or None: an older det.csv, a model without
+    coherence) price as before."""
     lat = prices
     three = m["levels"] == 3
-    xfer, xx = m.get("xfer", 0.0), m.get("xxfer", 0.0)
+    xfer, xx = m.get("xfer") or 0.0, m.get("xxfer") or 0.0
     # the shared level's hits: its lookups (the misses above it) less
     # its misses and the transfers, which were served in its place
     l2hit = m["l1m"] - m["l2m"] - (0.0 if three else xfer)
@@ -543,8 +546,9 @@ def load_det(path, prices=None, geometry=None):
             # a row from an older harness, without the newer columns
             stale.add(row["mode"])
             continue
-        # a det.csv from before DET_LATER's columns: none counted
-        rows.append({**{k: "0" for k in DET_LATER}, **row})
+        # a det.csv from before DET_LATER's columns: a model without
+        # coherence, None below
+        rows.append({**{k: None for k in DET_LATER}, **row})
     def stamp(row):
         # the machine: the model and the caches the guest read (not how
         # many vCPUs shared the last level in that boot: the 2-vCPU
@@ -575,7 +579,10 @@ def load_det(path, prices=None, geometry=None):
         if stamp(row) not in keep.get(row["mode"], ()):
             continue
         ops = float(row["ops"])
-        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP + DET_LATER}
+        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP}
+        coherence = row["xfer_k"] is not None
+        if coherence:
+            c.update({k: float(row[k]) for k in DET_LATER})
         three = "L3 " in row["geometry"]
         m = {
             "insn": (c["insn_k"] + c["insn_u"]) / ops,
@@ -585,9 +592,10 @@ def load_det(path, prices=None, geometry=None):
             "l1m": (c["l1m_k"] + c["l1m_u"]) / ops,
             "l2m": (c["l2m_k"] + c["l2m_u"]) / ops,
             "l3m": (c["l3m_k"] + c["l3m_u"]) / ops,
-            # cross-core transfers; of those, rep string stores'
-            "xfer": (c["xfer_k"] + c["xfer_u"]) / ops,
-            "xxfer": c["xxfer"] / ops,
+            # cross-core transfers; of those, rep string stores' (None: a
+            # model without coherence, an older det.csv)
+            "xfer": (c["xfer_k"] + c["xfer_u"]) / ops if coherence else None,
+            "xxfer": c["xxfer"] / ops if coherence else None,
             "cpu": row["cpu"],
             "boot": row["boot"],
             "rate": float(row["rate"]) if row["rate"] else 0,
@@ -618,7 +626,8 @@ def load_det(path, prices=None, geometry=None):
                 ms = list(rs.values())
                 med = dict(ms[0])
                 for k in METRICS + tuple(SPLIT + XSPLIT):
-                    med[k] = statistics.median(x[k] for x in ms)
+                    vs = [x[k] for x in ms]
+                    med[k] = None if None in vs else statistics.median(vs)
                 med["ops"] = int(statistics.median(x["ops"] for x in ms))
                 med["rounds"] = rs
                 det[mode][wl][c] = med
