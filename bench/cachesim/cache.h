@@ -24,7 +24,9 @@
  * cross-core transfer: the owner's copy serves it, in place of the shared
  * level (which is filled, as the owner's write-back would, but counts no
  * hit or miss).  A load leaves the owner a clean copy; a store (its read
- * for ownership) takes the line over.  A rep string store that allocates
+ * for ownership) takes the line over.  An owner whose copy left its
+ * private levels wrote it back: its own load that misses them reloads
+ * the line clean, and it owns the line no more.  A rep string store that allocates
  * without a read (string_fill 0) invalidates the owner's copy but moves
  * no data: no transfer.  Every vCPU's accesses go through the one
  * coherence, so a vCPU that holds a line modified is the only one
@@ -104,8 +106,10 @@ struct hier {
  * vCPU), in chunks of 2^COH_CHUNK_SHIFT lines (4 MB of memory) allocated
  * at the first store to them, so that a guest's sparse physical map costs
  * only what it stores to.  An entry can outlive the owner's copy (evicted
- * since): the owner's private levels are looked up before a transfer is
- * counted.
+ * since, i.e. written back): the owner's private levels are looked up
+ * before a transfer is counted, and the owner's own load that misses them
+ * clears the entry (hier_access_line()), so that a clean reload is not
+ * taken for a modified copy.
  */
 #define COH_CHUNK_SHIFT 16
 #define COH_MAX_VCPUS 255
@@ -409,13 +413,18 @@ static inline int hier_holds_private(const struct hier *h, uint64_t addr)
 	return 0;
 }
 
+/* coh_access()'s answer: flags */
+#define COH_REMOTE 1	/* another vCPU holds the line modified */
+#define COH_OWN 2	/* h's vCPU is the line's owner */
+
 /*
  * The coherence of one access by h's vCPU, before it looks up its own
  * levels: a store invalidates the line in every other vCPU's private
  * levels and makes h's vCPU its owner; a load of a line another vCPU
- * owns leaves that vCPU a clean copy.  Returns 1 if the owner (another
- * vCPU) still holds the line: the access is a cross-core transfer if it
- * misses h's private levels.  Does nothing with fewer than two vCPUs.
+ * owns leaves that vCPU a clean copy.  Returns COH_REMOTE if the owner
+ * (another vCPU) still holds the line: the access is a cross-core
+ * transfer if it misses h's private levels; COH_OWN if h's vCPU is the
+ * owner; else 0.  Does nothing (0) with fewer than two vCPUs.
  * (CACHESIM_PLANT_NO_COHERENCE: the planted fault of bench/cachesim/test.c,
  * a model without coherence, which its coherence cases must fail.)
  */
@@ -434,8 +443,8 @@ static inline int coh_access(const struct hier *h, uint64_t addr, int kind)
 	line = addr >> h->level[0]->line_shift;
 	owner = coh_owner(co, line);
 	if (owner == h->id + 1)
-		return 0;	/* held modified here: no other copy */
-	remote = owner && hier_holds_private(co->h[owner - 1], addr);
+		return COH_OWN;	/* held modified here: no other copy */
+	remote = owner && hier_holds_private(co->h[owner - 1], addr) ? COH_REMOTE : 0;
 	if (kind == ACC_LOAD) {
 		if (owner)
 			coh_set_owner(co, line, 0);
@@ -469,16 +478,23 @@ static inline void hier_access_line(const struct hier *h, uint64_t addr, int kin
 				    struct cache_stats *st)
 {
 	unsigned int i, shared = h->levels - 1;
-	int remote = coh_access(h, addr, kind);
+	int coh = coh_access(h, addr, kind);
 
 	st->accesses[kind]++;
 	for (i = 0; i < h->levels; i++) {
-		if (i == shared && remote) {
+		if (i == shared && (coh & COH_REMOTE)) {
 			/* the owner's copy serves it; its write-back fills the shared level */
 			cache_access(h->level[i], addr);
 			st->xfers[kind]++;
 			return;
 		}
+		/*
+		 * the owner missed its own private levels: its modified copy
+		 * left them (written back), and a load reloads the line clean
+		 * (a store keeps it: modified again)
+		 */
+		if (i == shared && (coh & COH_OWN) && kind == ACC_LOAD)
+			coh_set_owner(h->coh, addr >> h->level[0]->line_shift, 0);
 		if (cache_access(h->level[i], addr))
 			return;
 		st->misses[i][kind]++;

@@ -12,15 +12,19 @@
  *     cores where the host has them) hand one line back and forth, each
  *     waiting for the other's store (a load of a line the other CPU holds
  *     modified), one way = a round trip halved: "xfer_ns pingpong=NS
- *     cpus=A,B" (",smt": the two are threads of one core), or
- *     "pingpong=none cpus=one" when this process may run on one CPU only.
+ *     cpus=A,B" (",smt": the two are threads of one core), or not
+ *     measured, "pingpong=none cpus=WHY": one (this process may run on one
+ *     CPU only), unpinned (a thread could not be pinned to its CPU),
+ *     stalled (a hand-off waited past WAIT_NS: the other thread gone or
+ *     starved), unknown (the CPUs could not be read).
  * Prints "calibrate KEY=VALUE ..." lines, nanoseconds, each the median
  * of 5 runs; the report picks the levels it needs by working set.  They
  * are a cross-check printed beside the published prices
  * (bench/prices.tsv), never a price.
  * Run it on an idle host: a concurrent build doubles the DRAM figures,
  * and the ping-pong needs both CPUs to itself (each run stops after
- * a time budget, so a busy host gives a figure, a wrong one).
+ * a time budget, so a busy host gives a figure, a wrong one; every wait
+ * gives up after WAIT_NS, so it never hangs).
  *
  * usage: calibrate [--quick] [--pingpong]   (--pingpong: that line only)
  */
@@ -149,11 +153,52 @@ static double page_write(size_t bytes, long pages)
 	return t[RUNS / 2];
 }
 
-/* the ping-pong's line, and its stop flag on a line of its own */
+/* the ping-pong's line, and its flags on a line of their own */
 static struct {
 	_Alignas(64) atomic_long turn;
-	_Alignas(64) atomic_int stop;
+	_Alignas(64) atomic_int stop;	/* set by the main thread: the runs are over */
+	atomic_int failed;		/* the reason either side gave up (GAVE_UP_*), or 0 */
 } pp;
+
+enum { GAVE_UP_UNPINNED = 1, GAVE_UP_STALLED };
+
+/*
+ * The longest wait for one hand-off, ns: past it the other side is taken
+ * as gone (a thread that never started, or starved by a busy host, when
+ * the figure would be meaningless anyway).  A hand-off takes 100 ns.
+ */
+#ifndef CALIBRATE_WAIT_NS
+#define CALIBRATE_WAIT_NS 1e9
+#endif
+
+/*
+ * Spin until the line holds want: 1; or 0, with pp.failed set, when
+ * *flag is set (the other side gave up, or the runs are over) or after
+ * CALIBRATE_WAIT_NS (the clock read every 4096 spins)
+ */
+static int wait_turn(long want, atomic_int *flag)
+{
+	unsigned long spins = 0;
+	double t0 = 0;
+
+	while (atomic_load_explicit(&pp.turn, memory_order_acquire) != want) {
+		if (atomic_load_explicit(flag, memory_order_relaxed))
+			return 0;
+		if (!(++spins & 4095)) {
+			double t = now_ns();
+
+			if (!t0) {
+				t0 = t;
+			} else if (t - t0 > CALIBRATE_WAIT_NS) {
+				int none = 0;
+
+				atomic_compare_exchange_strong(&pp.failed, &none, GAVE_UP_STALLED);
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
 
 static int pin(int cpu)
 {
@@ -164,20 +209,32 @@ static int pin(int cpu)
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-/* the other side: waits for each odd turn, answers with the even one */
+/*
+ * The other side: waits for each odd turn, answers with the even one.  If
+ * it cannot pin itself it says so (pp.failed), so that the main thread's
+ * wait ends.  (CALIBRATE_PLANT_PONG_UNPINNED: its pin fails, the planted
+ * fault of bench/tests/test_calibrate.py; CALIBRATE_PLANT_PONG_SILENT:
+ * and it says nothing, so only the main thread's time limit ends the wait.)
+ */
 static void *pong(void *arg)
 {
 	long want = 1;
+	int unpinned = pin(*(int *)arg);
 
-	if (pin(*(int *)arg))
+#if defined(CALIBRATE_PLANT_PONG_UNPINNED) || defined(CALIBRATE_PLANT_PONG_SILENT)
+	unpinned = 1;
+#endif
+	if (unpinned) {
+#ifndef CALIBRATE_PLANT_PONG_SILENT
+		atomic_store(&pp.failed, GAVE_UP_UNPINNED);
+#endif
 		return NULL;
-	for (;;) {
-		while (atomic_load_explicit(&pp.turn, memory_order_acquire) != want)
-			if (atomic_load_explicit(&pp.stop, memory_order_relaxed))
-				return NULL;
+	}
+	while (wait_turn(want, &pp.stop)) {
 		atomic_store_explicit(&pp.turn, want + 1, memory_order_release);
 		want += 2;
 	}
+	return NULL;
 }
 
 /* a CPU's core: its package and core id from sysfs, or -1 */
@@ -215,7 +272,7 @@ static void pingpong(int quick)
 	long trips = quick ? 20000 : 200000, turn = 0, k;
 	double budget = quick ? 20e6 : 200e6, t[RUNS];
 	cpu_set_t all;
-	int cpus[2] = { -1, -1 }, smt = 0, cpu, r, n = 0;
+	int cpus[2] = { -1, -1 }, smt = 0, cpu, r, n = 0, ok = 1;
 	pthread_t thread;
 
 	if (sched_getaffinity(0, sizeof(all), &all)) {
@@ -241,17 +298,20 @@ static void pingpong(int quick)
 	}
 	atomic_store(&pp.turn, 0);
 	atomic_store(&pp.stop, 0);
+	atomic_store(&pp.failed, 0);
 	if (pin(cpus[0]) || pthread_create(&thread, NULL, pong, &cpus[1])) {
 		printf("calibrate xfer_ns pingpong=none cpus=unpinned\n");
 		sched_setaffinity(0, sizeof(all), &all);
 		return;
 	}
-	for (r = -1; r < RUNS; r++) {		/* r = -1: a warm-up run */
+	for (r = -1; r < RUNS && ok; r++) {	/* r = -1: a warm-up run */
 		double t0 = now_ns();
 
 		for (k = 0; k < trips; k++) {
-			while (atomic_load_explicit(&pp.turn, memory_order_acquire) != turn)
-				;
+			if (!wait_turn(turn, &pp.failed)) {
+				ok = 0;
+				break;
+			}
 			atomic_store_explicit(&pp.turn, turn + 1, memory_order_release);
 			turn += 2;
 			if ((k & 255) == 255 && now_ns() - t0 > budget) {
@@ -265,6 +325,11 @@ static void pingpong(int quick)
 	atomic_store(&pp.stop, 1);
 	pthread_join(thread, NULL);
 	sched_setaffinity(0, sizeof(all), &all);
+	if (!ok) {
+		printf("calibrate xfer_ns pingpong=none cpus=%s\n",
+		       atomic_load(&pp.failed) == GAVE_UP_UNPINNED ? "unpinned" : "stalled");
+		return;
+	}
 	qsort(t, n, sizeof(t[0]), cmp_double);
 	printf("calibrate xfer_ns pingpong=%.1f cpus=%d,%d%s\n", t[n / 2], cpus[0], cpus[1],
 	       smt ? ",smt" : "");

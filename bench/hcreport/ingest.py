@@ -158,9 +158,11 @@ REP = ["rep", "repx"]
 XFER = ["xfer_k", "xfer_u"]
 XSPLIT = ["xxfer"]
 # columns det.csv gained after runs were archived (docs/results/): last in
-# a row, absent from an older det.csv, whose rows read them as 0 (its
-# plugin had no coherence: no transfer).  A row of a det.csv that has the
-# column but not the value is still from an older harness.
+# a row, absent from an older det.csv, whose plugin had no coherence: its
+# rows' transfers are None ("no coherence", never 0: its 2-vCPU boots
+# counted no transfer because the model could not), and they price as
+# rows without transfers.  A row of a det.csv that has the column but not
+# the value is still from an older harness.
 DET_LATER = XFER + XSPLIT
 # boot: mem (no disk), disk, 2cpu (scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
@@ -268,9 +270,11 @@ def load_calibration(outdir):
     the host's clock (its L1 latency taken as L1_CYCLES) and the string
     stores' extra cost per line when the page is in L3 or in DRAM (a 4 KB
     memset() less a warm one, over 64 lines), and the line's ping-pong
-    between two CPUs ("xfer_ns", one way; None when the host gave the
-    probe one CPU, or in an older calibrate.txt, which had no such line:
-    "xfer_cpus" says which CPUs, or why none); None without the file."""
+    between two CPUs ("xfer_ns", one way; None when not measured: the
+    host gave the probe one CPU, a thread could not be pinned, a hand-off
+    stalled, or an older calibrate.txt, which had no such line:
+    "xfer_cpus" says which CPUs, or why none, a key of XFER_WHY); None
+    without the file."""
     path = os.path.join(outdir, "calibrate.txt")
     if not os.path.exists(path):
         return None
@@ -292,7 +296,7 @@ def load_calibration(outdir):
                 "line_dram": max(0.0, pw["dram"] - pw["warm"]) / 64 * ghz,
                 "ghz": ghz, "ns": {k: float(kv["load_ns." + k]) for k in ("l1", "l2", "l3", "dram")},
                 "page_write_ns": pw, "xfer_ns": xfer,
-                "xfer_cpus": kv.get("xfer_ns.cpus", "not measured (an older calibrate)")}
+                "xfer_cpus": kv.get("xfer_ns.cpus", "older")}
     except (KeyError, ValueError, ZeroDivisionError):
         print("report.py: %s: not bench/calibrate's output" % path, file=sys.stderr)
         return None
@@ -308,10 +312,11 @@ def price(m, prices):
     store's misses below L1 by the time a whole line takes to move into
     L3 or to DRAM (full-line stores that need no read; a transfer's line
     as one written into L3).  The truth is between them.  Rows without
-    transfers (one vCPU, or an older det.csv) price as before."""
+    transfers (one vCPU, or None: an older det.csv, a model without
+    coherence) price as before."""
     lat = prices
     three = m["levels"] == 3
-    xfer, xx = m.get("xfer", 0.0), m.get("xxfer", 0.0)
+    xfer, xx = m.get("xfer") or 0.0, m.get("xxfer") or 0.0
     # the shared level's hits: its lookups (the misses above it) less
     # its misses and the transfers, which were served in its place
     l2hit = m["l1m"] - m["l2m"] - (0.0 if three else xfer)
@@ -541,8 +546,9 @@ def load_det(path, prices=None, geometry=None):
             # a row from an older harness, without the newer columns
             stale.add(row["mode"])
             continue
-        # a det.csv from before DET_LATER's columns: none counted
-        rows.append({**{k: "0" for k in DET_LATER}, **row})
+        # a det.csv from before DET_LATER's columns: a model without
+        # coherence, None below
+        rows.append({**{k: None for k in DET_LATER}, **row})
     def stamp(row):
         # the machine: the model and the caches the guest read (not how
         # many vCPUs shared the last level in that boot: the 2-vCPU
@@ -573,7 +579,10 @@ def load_det(path, prices=None, geometry=None):
         if stamp(row) not in keep.get(row["mode"], ()):
             continue
         ops = float(row["ops"])
-        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP + DET_LATER}
+        c = {k: float(row[k]) for k in COUNTS + SPLIT + DMA + REP}
+        coherence = row["xfer_k"] is not None
+        if coherence:
+            c.update({k: float(row[k]) for k in DET_LATER})
         three = "L3 " in row["geometry"]
         m = {
             "insn": (c["insn_k"] + c["insn_u"]) / ops,
@@ -583,9 +592,10 @@ def load_det(path, prices=None, geometry=None):
             "l1m": (c["l1m_k"] + c["l1m_u"]) / ops,
             "l2m": (c["l2m_k"] + c["l2m_u"]) / ops,
             "l3m": (c["l3m_k"] + c["l3m_u"]) / ops,
-            # cross-core transfers; of those, rep string stores'
-            "xfer": (c["xfer_k"] + c["xfer_u"]) / ops,
-            "xxfer": c["xxfer"] / ops,
+            # cross-core transfers; of those, rep string stores' (None: a
+            # model without coherence, an older det.csv)
+            "xfer": (c["xfer_k"] + c["xfer_u"]) / ops if coherence else None,
+            "xxfer": c["xxfer"] / ops if coherence else None,
             "cpu": row["cpu"],
             "boot": row["boot"],
             "rate": float(row["rate"]) if row["rate"] else 0,
@@ -616,7 +626,8 @@ def load_det(path, prices=None, geometry=None):
                 ms = list(rs.values())
                 med = dict(ms[0])
                 for k in METRICS + tuple(SPLIT + XSPLIT):
-                    med[k] = statistics.median(x[k] for x in ms)
+                    vs = [x[k] for x in ms]
+                    med[k] = None if None in vs else statistics.median(vs)
                 med["ops"] = int(statistics.median(x["ops"] for x in ms))
                 med["rounds"] = rs
                 det[mode][wl][c] = med
@@ -651,6 +662,14 @@ def prices_text(prices):
                 "; ".join("[%s] %s" % r for r in p["refs"])))
 
 
+# why calibrate.txt has no ping-pong figure: its "xfer_ns pingpong=none
+# cpus=WHY" (bench/calibrate), or "older" for a file without the line
+XFER_WHY = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
+            "stalled": "a hand-off stalled: the probe's other thread stopped answering",
+            "unknown": "the probe could not read its CPUs",
+            "older": "not measured: an older calibrate"}
+
+
 def latency_text(cal, prices=None):
     """the host's calibration, a cross-check: never the price"""
     if cal is None:
@@ -663,12 +682,10 @@ def latency_text(cal, prices=None):
                 L1_CYCLES, cal["ghz"], n["l2"], n["l3"], n["dram"], pw["warm"], pw["l3"],
                 pw["dram"]))
     x = cal.get("xfer_ns")
-    why = {"one": "the probe had one CPU", "unpinned": "the probe could not pin its threads",
-           "unknown": "the probe could not read its CPUs"}
     text += ("; a line's ping-pong between CPUs %s: %.1f ns one way" % (
         cal["xfer_cpus"].replace(",smt", " (threads of one core)"), x)
              if x is not None else "; no ping-pong between CPUs (%s)" %
-             why.get(cal["xfer_cpus"], cal["xfer_cpus"]))
+             XFER_WHY.get(cal["xfer_cpus"], "not measured: " + cal["xfer_cpus"]))
     if prices is not None:
         g = prices["ghz"]
         text += ("; at the model's %.2g GHz the host's figures would price L2 %.0f, L3 %.0f, "

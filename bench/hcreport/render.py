@@ -81,11 +81,29 @@ def transfers(*pers):
                for r in m.get("rounds", {}).values())
 
 
+def coherent(table):
+    """does any row of the table (workload: {config: metrics}) come from a
+    model with coherence, which counts transfers?  (An older det.csv's
+    rows have None: its model had none, ingest.DET_LATER.)"""
+    return any(m.get("xfer") is not None for per in table.values() for m in per.values()
+               if isinstance(m, dict))
+
+
+# a transfer cell of a row whose model had no coherence
+NO_COHERENCE = "n/a (no coherence)"
+
+
+def xfer_fmt(m, text="%.1f"):
+    """m's transfers per op, or NO_COHERENCE"""
+    return NO_COHERENCE if m.get("xfer") is None else text % m["xfer"]
+
+
 def xfer_cell(per, c):
     """c's transfers per op against vanilla's, or "-" where neither
-    transferred a line"""
+    transferred a line (NO_COHERENCE: neither's model could)"""
     if not transfers({c: per.get(c, {}), BASE: per.get(BASE, {})}):
-        return "-"
+        return "-" if coherent({"": {c: per.get(c, {}), BASE: per.get(BASE, {})}}) \
+            else NO_COHERENCE
     return sfmt(per, c, "xfer")
 
 
@@ -204,25 +222,31 @@ def wall_section(outdir, plan, vm):
 
 def split_table(table, configs, three):
     """load and store misses per op at each level, per configuration
-    (medians), the cross-core transfers, and the DMA markers the plugin
+    (medians), the cross-core transfers (where some row's model counted
+    them: not from an older det.csv alone), and the DMA markers the plugin
     applied and lost"""
     levels = [("L1D", "l1m", "sl1m", "xl1m"), ("L2", "l2m", "sl2m", "xl2m")] + \
         ([("L3", "l3m", "sl3m", "xl3m")] if three else [])
+    coh = coherent(table)
     lines = [
         "### cachesim: load and store misses per operation", "",
         "Simulated, medians over the rounds.  Stores: misses of store "
         "accesses (a read for ownership on hardware); in brackets, those of "
         "`rep` string stores (clear_page(), copy_page(): full-line writes that need no "
-        "read on current hardware).  Transfers: misses of the private levels "
-        "that another vCPU's modified copy served (two-vCPU boots only), in "
-        "brackets those of `rep` string stores; they are not misses of the "
-        "shared level.  DMA: pages marked as written by a "
+        "read on current hardware).  " + (
+            "Transfers: misses of the private levels "
+            "that another vCPU's modified copy served (two-vCPU boots only), in "
+            "brackets those of `rep` string stores; they are not misses of the "
+            "shared level (`%s`: a row of a model without coherence, from an "
+            "older det.csv).  " % NO_COHERENCE if coh else
+            "No transfer column: every row comes from a model without coherence "
+            "(an older det.csv).  ") + "DMA: pages marked as written by a "
         "device (the streaming readers), applied and lost (a marker that "
         "found no access of its page: the DMA target misses).", "",
         "| workload | config | " + " | ".join("%s loads | %s stores (rep)" % (n, n)
                                               for n, _, _, _ in levels) +
-        " | cross-core transfers (rep) | DMA markers, lost |",
-        "|---|---|" + "---|---|" * len(levels) + "---|---|",
+        (" | cross-core transfers (rep)" if coh else "") + " | DMA markers, lost |",
+        "|---|---|" + "---|---|" * len(levels) + ("---|" if coh else "") + "---|",
     ]
     for wl, per in table.items():
         for c in [BASE] + [x for x in configs if x != BASE]:
@@ -233,8 +257,10 @@ def split_table(table, configs, three):
                      for _, k, sk, xk in levels]
             dma = sum(r["dma"] for r in m["rounds"].values())
             lost = sum(r["dma_lost"] for r in m["rounds"].values())
-            lines.append("| %s | %s | %s | %.1f (%.1f) | %d, %d |" % (
-                wl, c, " | ".join(cells), m["xfer"], m["xxfer"], dma, lost))
+            xfer = (["%.1f (%.1f)" % (m["xfer"], m["xxfer"]) if m["xfer"] is not None
+                     else NO_COHERENCE] if coh else [])
+            lines.append("| %s | %s | %s | %d, %d |" % (
+                wl, c, " | ".join(cells + xfer), dma, lost))
     return lines + [""]
 
 
@@ -311,6 +337,7 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
     if "cachesim" in det:
         any_row = next(iter(next(iter(det["cachesim"].values())).values()))
         three = any_row["levels"] == 3
+        coh = coherent(det["cachesim"])
         lines += [
             "## cachesim: simulated data-cache misses per operation", "",
             "The same fixed work with the plugin's cache model, %s (0w: fully "
@@ -332,28 +359,33 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "store's miss too, a read for ownership), a cross-core transfer "
             "(`transfers`: with two vCPUs the model is coherent, and a miss of "
             "the private levels that another vCPU's modified copy served is a "
-            "transfer, not a hit or miss of the shared level) at the published "
+            "transfer, not a hit or miss of the shared level%s) at the published "
             "core-to-core latency; `cycles, line stores`: the "
             "misses below L1 of rep string stores (clear_page(), copy_page()) "
             "priced as the time a whole line takes to move into L3 or to DRAM: "
             "such stores need no read on hardware.  The truth lies between the "
-            "two.  Prices: %s." % (prices_text(prices) if prices else "none"), "",
+            "two.  Prices: %s." % (
+                "; no transfer column: these rows come from a model without coherence, "
+                "an older det.csv" if not coh else
+                "; `%s`: a row of a model without coherence, an older det.csv" % NO_COHERENCE,
+                prices_text(prices) if prices else "none"), "",
             "Cross-check: %s." % latency_text(cal, prices), "",
             "| workload | vCPU | vanilla L1D miss/op | vanilla L2 miss/op | " +
             ("vanilla L3 miss/op | " if three else "") +
-            "vanilla transfers/op | "
+            ("vanilla transfers/op | " if coh else "") +
             "vanilla cycles/op | A/A repeat L1D, memory | vanilla spread L1D, memory | "
             "A/A layout L1D, memory | " +
             " | ".join("%s/vanilla L1D, memory, cycles, cycles line stores" % c
                        for c in others) +
             " | hotcold/hotcold-off memory | wall: vanilla median, hotcold/vanilla [spread] |",
-            "|---|---|---|---|---|---|---|---|---|" + ("---|" if three else "") +
-            "---|" * (len(others) + 2),
+            "|---|---|---|---|---|---|---|---|" + ("---|" if three else "") +
+            ("---|" if coh else "") + "---|" * (len(others) + 2),
         ]
         for name, per, b in base_rows(det["cachesim"]):
-            lines.append("| %s | %s | %.1f | %.1f | %s%.1f | %.0f | %s, %s | %s, %s | %s, %s | %s | %s | %s |" % (
+            lines.append("| %s | %s | %.1f | %.1f | %s%s%.0f | %s, %s | %s, %s | %s, %s | %s | %s | %s |" % (
                 name, b["cpu"], b["l1m"], b["l2m"],
-                "%.1f | " % b["l3m"] if three else "", b["xfer"], b["cost"],
+                "%.1f | " % b["l3m"] if three else "",
+                xfer_fmt(b) + " | " if coh else "", b["cost"],
                 rfmt(aa_repeat(per, "l1m")), rfmt(aa_repeat(per, "mem")),
                 spfmt(per, "l1m"), spfmt(per, "mem"),
                 sfmt(per, LAYOUT, "l1m"), sfmt(per, LAYOUT, "mem"),
@@ -590,10 +622,13 @@ def summary(outdir):
         return 1
     others = [c for c in configs if c != BASE]
     cyc = [c for c in others if c != SWITCH_OFF]
+    # transfer columns only where some row's model counted them
+    coh = coherent(cs)
     head = (["workload", "rounds", "vanilla insn/op", "hotcold insn",
              "vanilla memory accesses/op", "vanilla spread", "resolvable"] +
             ["%s memory" % c for c in others] +
-            ["vanilla transfers/op", "%s transfers" % SERIES] + ["vanilla cycles/op"] +
+            (["vanilla transfers/op", "%s transfers" % SERIES] if coh else []) +
+            ["vanilla cycles/op"] +
             ["%s cycles (%s)" % (c, p) for c in cyc for p in ("RFO", "line")])
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -605,7 +640,8 @@ def summary(outdir):
                   "-" if insn is None else "%.0f" % insn, sfmt(i, SERIES, "insn1"),
                   "%.1f" % b["mem"], spfmt(c, "mem"), resfmt(c, "mem")] +
                  [sfmt(c, x, "mem") for x in others] +
-                 ["%.1f" % b["xfer"], xfer_cell(c, SERIES)] + ["%.0f" % b["cost"]] +
+                 ([xfer_fmt(b), xfer_cell(c, SERIES)] if coh else []) +
+                 ["%.0f" % b["cost"]] +
                  [sfmt(c, x, k) for x in cyc for k in ("cost", "cost_line")])
         print("| " + " | ".join(cells) + " |")
     return 0

@@ -14,7 +14,7 @@ import sys
 
 from .ingest import (BASE, LAYOUT, REPEAT, InputError, load, load_all, load_plan,
                      read_input)
-from .render import DET_METRICS, fmt, refused, transfers
+from .render import DET_METRICS, NO_COHERENCE, coherent, fmt, refused, transfers
 from .stats import change, ifmt, paired_ratio, ratio
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,11 +59,25 @@ def load_run(path):
     det, configs, _, _, _ = load_all(path, plan)
     wall, wconfigs = load(os.path.join(path, "results.csv"))
     det = {m: t for m, t in det.items() if not m.startswith("_") and t}
-    models = sorted({m["geometry"] for per in det.get("cachesim", {}).values()
-                     for m in per.values()})
+    cs = det.get("cachesim", {})
+    models = sorted({m["geometry"] for per in cs.values() for m in per.values()})
     return {"path": path, "plan": plan, "det": det, "configs": configs, "wall": wall,
             "wconfigs": wconfigs, "stamps": det_stamps(os.path.join(path, "det.csv")),
-            "models": models}
+            "models": models,
+            # the model's coherence (None: no cachesim rows)
+            "coherence": coherent(cs) if cs else None,
+            # the workloads that booted two vCPUs, where coherence counts
+            "smp": {wl for wl, per in cs.items() if any(m.get("boot") == "2cpu"
+                                                        for m in per.values())}}
+
+
+def coherence_text(r):
+    """the run's model's coherence, for its description"""
+    if r["coherence"] is None:
+        return ""
+    return ("; coherent with two vCPUs (cross-core transfers counted)" if r["coherence"] else
+            "; no coherence (a det.csv from before it: no transfer counted, its 2-vCPU "
+            "boots' misses those of a model without coherence)")
 
 
 def logs(per, c, key):
@@ -84,9 +98,12 @@ def logs(per, c, key):
 
 def det_cell(per, c, key, higher):
     """one run's cell: vanilla's median (rounds), or c's paired ratio to
-    vanilla with its 95 % interval and verdict; None: not in the run"""
+    vanilla with its 95 % interval and verdict; None: not in the run;
+    NO_COHERENCE: a transfer count a model without coherence never had"""
     if not per or c not in per or BASE not in per:
         return None
+    if key == "xfer" and (per[c].get(key) is None or per[BASE].get(key) is None):
+        return NO_COHERENCE
     if c == BASE:
         return "%s (%d)" % (fmt(per[BASE][key]), len(per[BASE].get("rounds", {})))
     iv = paired_ratio(per, c, key)
@@ -121,9 +138,10 @@ def label(c):
     return "%s/%s%s" % (c, BASE, " (A/A)" if c in (LAYOUT, REPEAT) else "")
 
 
-def det_lines(ra, rb, skip_modes):
+def det_lines(ra, rb, skip_modes, other_model=()):
     """the rows of the deterministic metrics: (workload, metric, config,
-    A, B, B/A)"""
+    A, B, B/A); other_model: the workloads whose cachesim rows come from
+    models that differ between the runs (coherence), their B/A marked"""
     configs = [BASE] + list(dict.fromkeys(c for r in (ra, rb) for c in r["configs"]
                                           if c != BASE))
     if any(LAYOUT in per for r in (ra, rb) for t in r["det"].values() for per in t.values()):
@@ -152,6 +170,8 @@ def det_lines(ra, rb, skip_modes):
                     continue
                 d = det_change(pa, pb, c, key, higher) if a is not None and b is not None \
                     else "-"
+                if mode == "cachesim" and wl in other_model:
+                    d += " (models differ: coherence)"
                 rows.append((wl, name, label(c), a or "-", b or "-", d))
     return rows
 
@@ -187,10 +207,11 @@ def wall_lines(ra, rb):
 
 def describe(name, r):
     p = r["plan"]
-    return "- run %s: %s: %s, %s, commit %s: `%s`; det.csv rows' stamp: %s; cache model: %s" % (
+    return "- run %s: %s: %s, %s, commit %s: `%s`; det.csv rows' stamp: %s; cache model: %s%s" % (
         name, r["path"], p["run"] or "a run from before saved runs",
         p["date"] or "an unknown date", p["commit"] or "unknown", p["command"] or "make bench",
-        " / ".join(r["stamps"]) or "no det.csv rows", " / ".join(r["models"]) or "none")
+        " / ".join(r["stamps"]) or "no det.csv rows", " / ".join(r["models"]) or "none",
+        coherence_text(r))
 
 
 def compare_runs(a, b):
@@ -207,17 +228,28 @@ def compare_runs(a, b):
     if ra["stamps"] and rb["stamps"] and ra["stamps"] != rb["stamps"]:
         notes.append("The runs' det.csv stamps differ: the patches, the workload table, "
                      "SCALE or the seeds changed between them, and B/A includes that change.")
+    other_model = set()
     if ra["models"] and rb["models"] and ra["models"] != rb["models"]:
         skip.add("cachesim")
         notes.append("The runs simulated different caches (A: %s; B: %s): their cachesim "
                      "metrics are not compared." % (" / ".join(ra["models"]),
                                                      " / ".join(rb["models"])))
+    elif None not in (ra["coherence"], rb["coherence"]) and ra["coherence"] != rb["coherence"]:
+        # one model with coherence, one without: the same counts with one
+        # vCPU (bench/cachesim/test.c), not with two
+        other_model = ra["smp"] | rb["smp"]
+        notes.append("Run %s's cache model has no coherence, run %s's has: with one vCPU they "
+                     "count alike, but the cachesim rows of the workloads that boot two vCPUs "
+                     "(%s) come from different models, and B/A includes that change (marked "
+                     "`models differ: coherence`)." % (
+                         "A" if rb["coherence"] else "B", "B" if rb["coherence"] else "A",
+                         ", ".join(sorted(other_model)) or "none in these runs"))
     for name, r in (("A", ra), ("B", rb)):
         for mode in ("icount", "cachesim", "wall"):
             has = bool(r["wall"]) if mode == "wall" else mode in r["det"]
             if not has:
                 notes.append("Run %s has no %s rows." % (name, mode))
-    rows = det_lines(ra, rb, skip) + wall_lines(ra, rb)
+    rows = det_lines(ra, rb, skip, other_model) + wall_lines(ra, rb)
     if not rows:
         print("report.py: compare: no rows to compare in %s and %s -- NOT RUN" % (a, b),
               file=sys.stderr)

@@ -214,8 +214,17 @@ class Pricing(unittest.TestCase):
         run = Run()
         cal = report.load_calibration(run.dir)
         self.assertIsNone(cal["xfer_ns"])
-        self.assertIn("no ping-pong between CPUs (not measured (an older calibrate))",
+        self.assertIn("no ping-pong between CPUs (not measured: an older calibrate)",
                       report.ingest.latency_text(cal))
+        self.assertNotIn("((", report.ingest.latency_text(cal))
+        for why, text in (("unpinned", "the probe could not pin its threads"),
+                          ("stalled", "a hand-off stalled: the probe's other thread stopped "
+                           "answering")):
+            run = Run(calibrate=CALIBRATE + "calibrate xfer_ns pingpong=none cpus=%s\n" % why)
+            cal = report.load_calibration(run.dir)
+            self.assertIsNone(cal["xfer_ns"])
+            self.assertIn("no ping-pong between CPUs (%s)" % text,
+                          report.ingest.latency_text(cal))
 
     def test_not_calibrate_output_is_refused(self):
         run = Run(calibrate="nonsense\n")
@@ -1453,8 +1462,8 @@ class Sweeps(unittest.TestCase):
 
 class Transfers(unittest.TestCase):
     """Cross-core transfers: det.csv's later columns (ingest.DET_LATER),
-    read as 0 from a det.csv archived before them, priced, and shown
-    where a boot counted some."""
+    read as None ("no coherence") from a det.csv archived before them,
+    priced, and shown where a boot counted some."""
 
     def write_without_later_columns(self, run):
         path = os.path.join(run.dir, "det.csv")
@@ -1466,7 +1475,10 @@ class Transfers(unittest.TestCase):
             w.writeheader()
             w.writerows(rows)
 
-    def test_an_older_det_csv_loads_with_no_transfer(self):
+    def test_an_older_det_csv_loads_with_no_coherence(self):
+        # its model had no coherence: transfers None, not 0, and no
+        # transfer column; every other figure (the prices too) as a
+        # det.csv of rows that counted none
         new, old = Run(PF), Run(PF)
         for r in (new, old):
             r.det(both_modes("pagefault_anon", 4.0))
@@ -1477,10 +1489,28 @@ class Transfers(unittest.TestCase):
             do, co, _ = report.load_det(os.path.join(old.dir, "det.csv"))
         self.assertEqual(err.getvalue(), "")
         self.assertEqual(cn, co)
-        self.assertEqual(dn, do)
-        m = do["cachesim"]["pagefault_anon"]["hotcold"]
+        xs = ("xfer", "xxfer")
+
+        def without(d):
+            return {(mode, wl, c, r): {k: v for k, v in m.items() if k not in xs}
+                    for mode, t in d.items() for wl, per in t.items()
+                    for c, med in per.items() for r, m in med["rounds"].items()}
+        self.assertEqual(without(dn), without(do))
+        for mode in ("cachesim", "icount"):
+            m = do[mode]["pagefault_anon"]["hotcold"]
+            self.assertEqual((m["xfer"], m["xxfer"]), (None, None))
+            self.assertEqual({r["xfer"] for r in m["rounds"].values()}, {None})
+        m = dn["cachesim"]["pagefault_anon"]["hotcold"]
         self.assertEqual((m["xfer"], m["xxfer"]), (0.0, 0.0))
-        self.assertEqual(new.report()[:2], old.report()[:2])
+        (rn, ln, _), (ro, lo, _) = new.report(), old.report()
+        self.assertEqual(rn, ro)
+        # the transfer columns: in the new run's tables (0.0), not in the old one's
+        for lines, has in ((ln, True), (lo, False)):
+            heads = [x for x in lines if x.startswith("| workload |")]
+            self.assertEqual(any("vanilla transfers/op" in x for x in heads), has)
+            self.assertEqual(any("cross-core transfers (rep)" in x for x in heads), has)
+        self.assertIn("No transfer column: every row comes from a model without coherence "
+                      "(an older det.csv).", "\n".join(lo))
 
     def test_a_row_missing_the_value_is_from_an_older_harness(self):
         # the header has the columns, a row lacks them: not read as 0
@@ -1518,12 +1548,15 @@ class Transfers(unittest.TestCase):
             ms = [m for per in det["cachesim"].values() for med in per.values()
                   for m in med["rounds"].values()]
             self.assertTrue(ms)
-            self.assertEqual({m["xfer"] for m in ms}, {0.0})
+            # a model without coherence: no transfer counted, not 0 counted
+            # (readahead_other_cpu's 2-vCPU boots included)
+            self.assertEqual({m["xfer"] for m in ms}, {None})
+            self.assertIn("readahead_other_cpu", det["cachesim"])
             self.assertIsNone(cal["xfer_ns"])
-            # no transfer anywhere: "-" in the summary's transfer column
+            # so the summary has no transfer column
             head, _, *rows = out.getvalue().splitlines()
-            col = head.split(" | ").index("hotcold transfers")
-            self.assertEqual({r.split(" | ")[col] for r in rows}, {"-"})
+            self.assertNotIn("transfers", head)
+            self.assertEqual(len({len(r.split(" | ")) for r in rows + [head]}), 1)
 
     def test_transfers_shown_where_counted(self):
         run = Run(dict(FULL, workloads="readahead_other_cpu pagefault_anon"))

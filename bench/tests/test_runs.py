@@ -171,6 +171,60 @@ class CompareRuns(Fixtures):
         self.assertNotIn("simulated L2 misses/op", out)
         self.assertIn("| exit_flood | instructions/op | hotcold/vanilla |", out)
 
+    def coherent_2cpu(self, d, xfer):
+        """run D's det.csv with the transfer columns (a coherent model),
+        pagefault_anon booted with two vCPUs, XFER transfers per row"""
+        later = report.ingest.DET_LATER
+
+        def f(line):
+            line = line.rstrip("\n")
+            if line.startswith("mode,"):
+                return line + "," + ",".join(later) + "\n"
+            if ",pagefault_anon," in line:
+                line = line.replace(",mem,", ",2cpu,", 1)
+            x = xfer if line.startswith("cachesim,pagefault_anon,") else 0
+            return line + ",%d,0,0\n" % x
+        self.rewrite(os.path.join(d, "det.csv"), f)
+
+    def test_a_model_with_coherence_against_one_without(self):
+        # run A's det.csv from before coherence (the fixtures'), run B's
+        # coherent: its 2-vCPU workload's rows come from another model
+        self.rewrite(os.path.join(self.a, "det.csv"),
+                     lambda line: line.replace(",mem,", ",2cpu,", 1)
+                     if ",pagefault_anon," in line else line)
+        self.coherent_2cpu(self.b, 300)
+        rc, out, err = cli("compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertIn("; no coherence (a det.csv from before it", lines[0])
+        self.assertIn("; coherent with two vCPUs (cross-core transfers counted)", lines[1])
+        self.assertIn("Run A's cache model has no coherence, run B's has: with one vCPU they "
+                      "count alike, but the cachesim rows of the workloads that boot two vCPUs "
+                      "(pagefault_anon) come from different models", out)
+        # the 2-vCPU workload's cachesim rows marked, the 1-vCPU one's and
+        # the icount rows not
+        self.assertTrue(rows(out, "pagefault_anon", "simulated L2 misses/op", "vanilla")[2]
+                        .endswith(" (models differ: coherence)"))
+        self.assertFalse(rows(out, "exit_flood", "simulated L2 misses/op", "vanilla")[2]
+                         .endswith(" (models differ: coherence)"))
+        self.assertNotIn("coherence", rows(out, "pagefault_anon", "instructions/op",
+                                           "vanilla")[2])
+        # transfers: none counted in A, counted in B
+        a, b, d = rows(out, "pagefault_anon", "simulated cross-core transfers/op", "vanilla")
+        self.assertEqual((a, b), ("n/a (no coherence)", "3 (3)"))
+        self.assertEqual(d, "- (models differ: coherence)")
+
+    def test_two_coherent_models_compare_as_before(self):
+        for d in (self.a, self.b):
+            self.coherent_2cpu(d, 300)
+        rc, out, err = cli("compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("models differ", out)
+        self.assertNotIn("has no coherence", out)
+        self.assertIn("; coherent with two vCPUs", out.splitlines()[0])
+        self.assertEqual(rows(out, "pagefault_anon", "simulated cross-core transfers/op",
+                              "vanilla")[:2], ["3 (3)", "3 (3)"])
+
     def test_a_run_without_a_plan_fails(self):
         os.remove(os.path.join(self.b, "plan"))
         rc, out, err = cli("compare", self.a, self.b)
