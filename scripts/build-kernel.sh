@@ -6,7 +6,7 @@
 #   hotcold-bench  the same source without any test code: the kernel
 #            make bench measures against vanilla
 #   debug    the series plus configs/debug.config, with the suite
-#   single, nopcp, layout  bench-only kernels: a patch under
+#   single, nopcp, layout, power, rule-*  bench-only kernels: a patch under
 #            bench/alternatives/ on the series or the baseline, as
 #            bench/configs.tsv says (scripts/tree.sh alt)
 # Config: tinyconfig + configs/base.config (+ configs/kunit.config for the

@@ -18,11 +18,11 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power"
+FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power rule-cold-first rule-cold-outside-high rule-cold-refill"
 # the flavours built with configs/kunit.config: the only ones with test code
 KUNIT_FLAVOURS="hotcold debug"
 # (the bench-only flavours, a patch under bench/alternatives/ on the
-# baseline: bench/configs.tsv, bench_kernel below)
+# series or the baseline: bench/configs.tsv, bench_kernel below)
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf
