@@ -111,7 +111,7 @@ export_to() {
 	n=$(G rev-list --count "$BASELINE_TAG..$SERIES_BRANCH")
 	[ "$n" -gt 0 ] || { : >"$out/series"; return 0; }
 	G format-patch -q --zero-commit --no-signature --cover-letter \
-		--numbered --subject-prefix="PATCH v3" --base="$BASELINE_TAG" \
+		--numbered --subject-prefix="RFC PATCH v3" --base="$BASELINE_TAG" \
 		-o "$out" "$BASELINE_TAG..$SERIES_BRANCH" ||
 		fail "git format-patch failed in build/linux"
 	python3 "$ROOT/scripts/cover-letter.py" "$ROOT/patches/0000-cover-letter.patch" \
