@@ -8,7 +8,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help test unit bench tree export tree-check tree-reset kernels kernel-% image \
-	shell checkpatch build-series cachesim clean distclean
+	shell checkpatch build-series cachesim kunit-py clean distclean
 
 help:
 	@echo "hotcold -- hot/cold per-CPU page queues for Linux 6.12"
@@ -30,6 +30,8 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make build-series  build the kernel at every step of the series"
 	@echo "  make cachesim      build the bench's TCG cache plugin and run its tests"
+	@echo "  make kunit-py      the series' KUnit suite under the tree's kunit.py"
+	@echo "                     (--arch=x86_64, QEMU TCG, one CPU, no SMP)"
 
 test:
 	@$(S)/test.sh
@@ -48,6 +50,14 @@ export:
 
 tree-check:
 	@$(S)/tree.sh check
+
+# The suite as kunit.py builds and boots it (its own small x86_64 config:
+# one CPU, no SMP, no null_blk or THP, whose cases skip with the reason)
+kunit-py:
+	@test -d build/linux/.git || { echo "hotcold: no build/linux -- run make tree first" >&2; exit 1; }
+	@cd build/linux && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--kunitconfig=mm/.kunitconfig --build_dir=$(CURDIR)/build/kunit-x86 \
+		--make_options 'CC=ccache gcc' --jobs $$(nproc)
 
 tree-reset:
 	@$(S)/tree.sh reset
