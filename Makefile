@@ -7,7 +7,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help test unit bench tree export tree-check tree-reset kernels kernel-% image \
+.PHONY: help test unit bench tree export tree-check tree-reset pahole kernels kernel-% image \
 	shell checkpatch build-series cachesim kunit-py clean distclean
 
 help:
@@ -32,6 +32,7 @@ help:
 	@echo "  make cachesim      build the bench's TCG cache plugin and run its tests"
 	@echo "  make kunit-py      the series' KUnit suite under the tree's kunit.py"
 	@echo "                     (--arch=x86_64, QEMU TCG, one CPU, no SMP)"
+	@echo "  make pahole        struct per_cpu_pages in vanilla, single and the series"
 
 test:
 	@$(S)/test.sh
@@ -58,6 +59,10 @@ kunit-py:
 	@cd build/linux && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--kunitconfig=mm/.kunitconfig --build_dir=$(CURDIR)/build/kunit-x86 \
 		--make_options 'CC=ccache gcc' --jobs $$(nproc)
+
+# struct per_cpu_pages per kernel (the kernels must be built)
+pahole:
+	@$(S)/pahole.sh
 
 tree-reset:
 	@$(S)/tree.sh reset

@@ -70,6 +70,61 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# settle: drop caches, return every cold page to the buddy lists (switching
+# vm.percpu_pagelist_hot_cold off drains the cold lists; the hot pages left
+# are counted from /proc/zoneinfo), fold the per-cpu vmstat deltas, and
+# print, in pages (and the pcp and stack depot figures):
+#   FREE        nr_free_pages
+#   UNACCOUNTED what /proc/meminfo does not place: MemTotal less free,
+#               LRU (anon, file, shmem, unevictable), slab, kernel stacks,
+#               page tables, per-cpu, vmalloc, hugetlb, pages on pcp lists
+#               (/proc/zoneinfo "count:") and stack depot pools (KASAN's
+#               allocation records, 4 pages each)
+# A page the allocator loses appears in UNACCOUNTED and nowhere else.
+# (MemTotal changes only while memory is offline: guest/jobs/offline.sh
+# compares two reads with the same memory online.)
+HC_SWITCH=/proc/sys/vm/percpu_pagelist_hot_cold
+DEPOT=/sys/kernel/debug/stackdepot/stats
+PROACTIVE=/proc/sys/vm/compaction_proactiveness
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+unaccounted() {
+	cat /proc/meminfo >/tmp/meminfo.read
+	awk -v pcp="$(awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)" \
+		-v pools="$(awk '$1 == "pools:" { print $2 }' $DEPOT 2>/dev/null)" '
+	{ sub(":", "", $1); kb[$1] = $2 }
+	END {
+		used = kb["MemTotal"] - kb["MemFree"] - kb["Active"] - kb["Inactive"] - \
+			kb["Unevictable"] - kb["Slab"] - kb["KernelStack"] - kb["PageTables"] - \
+			kb["SecPageTables"] - kb["Percpu"] - kb["VmallocUsed"] - kb["Hugetlb"]
+		print kb["MemFree"] / 4, used / 4 - pcp - 4 * pools, pcp, pools + 0
+	}' /tmp/meminfo.read
+}
+# Pages a compaction or a THP collapse has isolated are in no counter: the
+# read is made with proactive compaction and khugepaged off (THP "never"),
+# and is the smallest of three a second apart.  (On a VMAP_STACK kernel
+# KernelStack is also in VmallocUsed and would count twice; these kernels
+# have no VMAP_STACK.)
+settle() {
+	local pro='' thp='' best=''
+	drop_caches
+	echo 0 >$HC_SWITCH; echo 1 >$HC_SWITCH
+	[ -w $PROACTIVE ] && pro=$(cat $PROACTIVE) && echo 0 >$PROACTIVE
+	[ -w $THP ] && thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP) && echo never >$THP
+	for _ in 1 2 3; do
+		sleep 1
+		echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+		# shellcheck disable=SC2046 # one argument per number
+		set -- $(unaccounted)
+		if [ -z "$best" ] || [ "$2" -lt "$(echo "$best" | cut -d' ' -f2)" ]; then
+			best="$*"
+			cp /tmp/meminfo.read /tmp/meminfo.settle
+		fi
+	done
+	[ -z "$pro" ] || echo "$pro" >$PROACTIVE
+	[ -z "$thp" ] || echo "$thp" >$THP
+	echo "$best"
+}
+
 # ab_time N LENGTH: ab's output on stdin, for N requests of one LENGTH-byte
 # document; prints the time ab took for them (seconds), or says what is
 # wrong and fails: a request not completed or not answered 200, another

@@ -3,9 +3,10 @@
 # Make sure the host has every tool the workbench needs.  Missing ones are
 # installed with apt-get (as root); otherwise the script names them and stops.
 #
-# usage: scripts/deps.sh [test|bench|unit]
+# usage: scripts/deps.sh [test|bench|unit|pahole]
 #   unit: only what make unit needs (python3 with docutils, gcc, shellcheck,
 #         cpio and e2fsprogs for the image tests)
+#   pahole: make pahole's (dwarves)
 . "$(dirname "$0")/lib.sh"
 step deps
 
@@ -24,7 +25,8 @@ case ${1:-test} in
 unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck cpio:cpio /usr/sbin/debugfs:e2fsprogs" ;;
 test) NEED="$NEED shellcheck:shellcheck import.docutils:python3-docutils" ;;
 bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2" ;;
-*) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench|unit]" ;;
+pahole) NEED="pahole:dwarves" ;;
+*) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench|unit|pahole]" ;;
 esac
 
 have() {

@@ -19,7 +19,8 @@ VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
 FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power rule-cold-first rule-cold-outside-high rule-cold-refill"
-# the flavours built with configs/kunit.config: the only ones with test code
+# the flavours built with configs/kunit.config (and memory-hotplug.config):
+# the test kernels, the only ones with test code
 KUNIT_FLAVOURS="hotcold debug"
 # (the bench-only flavours, a patch under bench/alternatives/ on the
 # series or the baseline: bench/configs.tsv, bench_kernel below)
@@ -80,7 +81,7 @@ flavour_fragments() {
 	local frags="$ROOT/configs/base.config"
 
 	case " $KUNIT_FLAVOURS " in
-	*" $1 "*) frags="$frags $ROOT/configs/kunit.config" ;;
+	*" $1 "*) frags="$frags $ROOT/configs/kunit.config $ROOT/configs/memory-hotplug.config" ;;
 	esac
 	[ "$1" = debug ] && frags="$frags $ROOT/configs/debug.config"
 	echo "$frags"

@@ -5,6 +5,10 @@
 # usage: scripts/run-guest.sh [options] FLAVOUR JOB [JOB ARGS...]
 #   --mem MB          guest memory (default 512)
 #   --smp N           vCPUs (default 2)
+#   --dimm MB         a removable memory block too: a pc-dimm of MB (a
+#                     multiple of 128, the guest's memory block size)
+#                     beside --mem, which the test kernels online into
+#                     ZONE_MOVABLE (configs/memory-hotplug.config)
 #   --timeout S       hard timeout in seconds (default 300)
 #   --append "..."    extra kernel command line
 #   --tag NAME        log name suffix (build/logs/<flavour>-<job>[-NAME].log)
@@ -43,15 +47,21 @@
 . "$(dirname "$0")/lib.sh"
 step boot
 
-mem=512 smp=2 timeout=300 append='' tag='' icount='' plugin='' allow='' expect_panic=''
+mem=512 dimm='' smp=2 timeout=300 append='' tag='' icount='' plugin='' allow='' expect_panic=''
 interactive='' disk=1 quiet='' extra_initrd='' cpu=max plugins=() seed='' dry_run=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--mem | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd | --cpu | --seed)
+	--mem | --dimm | --smp | --timeout | --append | --tag | --plugin | --allow | --extra-initrd | --cpu | --seed)
 		[ $# -ge 2 ] || fail "option $1 needs a value -- see the usage at the top of scripts/run-guest.sh" ;;
 	esac
 	case $1 in
 	--mem) mem=$2; shift ;;
+	--dimm)
+		case $2 in
+		'' | *[!0-9]* | 0*) fail "--dimm $2: expected a number of MB, a multiple of 128" ;;
+		esac
+		[ $(($2 % 128)) = 0 ] || fail "--dimm $2: expected a multiple of 128 (the guest's memory block size)"
+		dimm=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--append) append="$append $2"; shift ;;
@@ -128,9 +138,13 @@ if [ -n "$icount" ] && [ -n "$seed" ]; then
 elif [ -n "$icount" ]; then
 	cpu=$cpu,-rdrand,-rdseed
 fi
-qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
+memory=$mem
+[ -n "$dimm" ] && memory="$mem,slots=1,maxmem=$((mem + dimm))M"
+qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$memory"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
+[ -n "$dimm" ] && qemu+=(-object "memory-backend-ram,id=hcdimm,size=${dimm}M"
+	-device "pc-dimm,id=dimm0,memdev=hcdimm")
 [ -n "$disk" ] && qemu+=(-drive "file=$BUILD/disk.img,if=virtio,format=raw,snapshot=on")
 # Under -icount the guest's clocks count instructions; the RTC's start and
 # the random numbers the guest gets from QEMU are the host's inputs left:

@@ -11,62 +11,10 @@ set -u
 # shellcheck source=../lib.sh
 . /guest/lib.sh
 SECS=${HOTCOLD_ARGS:-60}
-HC=/proc/sys/vm/percpu_pagelist_hot_cold
+HC=$HC_SWITCH
 CPU1=/sys/devices/system/cpu/cpu1/online
 STRESS=/guest/bin/stress-ng
 [ -x $STRESS ] || { echo "hotcold: no stress-ng in the guest image"; exit 1; }
-
-# settle: drop caches, drain every pcp list (flipping the switch drains
-# them all), fold the per-cpu vmstat deltas, and print, in pages (and the
-# pcp and stack depot figures):
-#   FREE        nr_free_pages
-#   UNACCOUNTED what /proc/meminfo does not place: MemTotal less free,
-#               LRU (anon, file, shmem, unevictable), slab, kernel stacks,
-#               page tables, per-cpu, vmalloc, hugetlb, pages on pcp lists
-#               (/proc/zoneinfo "count:") and stack depot pools (KASAN's
-#               allocation records, 4 pages each)
-# A page the allocator loses appears in UNACCOUNTED and nowhere else.
-# (MemTotal itself does not change: no memory hotplug, no balloon.)
-DEPOT=/sys/kernel/debug/stackdepot/stats
-PROACTIVE=/proc/sys/vm/compaction_proactiveness
-THP=/sys/kernel/mm/transparent_hugepage/enabled
-unaccounted() {
-	cat /proc/meminfo >/tmp/meminfo.read
-	awk -v pcp="$(awk '$1 == "count:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)" \
-		-v pools="$(awk '$1 == "pools:" { print $2 }' $DEPOT 2>/dev/null)" '
-	{ sub(":", "", $1); kb[$1] = $2 }
-	END {
-		used = kb["MemTotal"] - kb["MemFree"] - kb["Active"] - kb["Inactive"] - \
-			kb["Unevictable"] - kb["Slab"] - kb["KernelStack"] - kb["PageTables"] - \
-			kb["SecPageTables"] - kb["Percpu"] - kb["VmallocUsed"] - kb["Hugetlb"]
-		print kb["MemFree"] / 4, used / 4 - pcp - 4 * pools, pcp, pools + 0
-	}' /tmp/meminfo.read
-}
-# Pages a compaction or a THP collapse has isolated are in no counter: the
-# read is made with proactive compaction and khugepaged off (THP "never"),
-# and is the smallest of three a second apart.  (On a VMAP_STACK kernel
-# KernelStack is also in VmallocUsed and would count twice; these kernels
-# have no VMAP_STACK.)
-settle() {
-	local pro='' thp='' best=''
-	drop_caches
-	echo 0 >$HC; echo 1 >$HC
-	[ -w $PROACTIVE ] && pro=$(cat $PROACTIVE) && echo 0 >$PROACTIVE
-	[ -w $THP ] && thp=$(sed 's/.*\[\(.*\)\].*/\1/' $THP) && echo never >$THP
-	for _ in 1 2 3; do
-		sleep 1
-		echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
-		# shellcheck disable=SC2046 # one argument per number
-		set -- $(unaccounted)
-		if [ -z "$best" ] || [ "$2" -lt "$(echo "$best" | cut -d' ' -f2)" ]; then
-			best="$*"
-			cp /tmp/meminfo.read /tmp/meminfo.settle
-		fi
-	done
-	[ -z "$pro" ] || echo "$pro" >$PROACTIVE
-	[ -z "$thp" ] || echo "$thp" >$THP
-	echo "$best"
-}
 
 tap_begin
 # shellcheck disable=SC2046 # one argument per number
@@ -74,11 +22,11 @@ set -- $(settle)
 FREE0=$1 UNACC0=$2
 cp /tmp/meminfo.settle /tmp/meminfo.before
 echo "# before: free=$FREE0 unaccounted=$UNACC0 pcp=$3 depot_pools=$4 (pages)"
-[ -r $DEPOT ] || echo "# no $DEPOT: stack depot pools are not subtracted"
+[ -r "$DEPOT" ] || echo "# no $DEPOT: stack depot pools are not subtracted"
 
 # CPU hotplug every second, switch flips every 3 s
 ( n=0; while [ ! -f /tmp/stop ]; do echo 0 >$CPU1 && sleep 1 && echo 1 >$CPU1 && n=$((n + 1)); echo $n >/tmp/hotplug.n; sleep 1; done ) &
-( n=0; v=1; while [ ! -f /tmp/stop ]; do sleep 3; v=$((1 - v)); echo $v >$HC && n=$((n + 1)); echo $n >/tmp/flips.n; done; echo 1 >$HC ) &
+( n=0; v=1; while [ ! -f /tmp/stop ]; do sleep 3; v=$((1 - v)); echo $v >"$HC" && n=$((n + 1)); echo $n >/tmp/flips.n; done; echo 1 >"$HC" ) &
 # the hot/cold mix: a streaming reader (cold readahead, reclaim) and a
 # create-delete loop (hot frees and allocations)
 ( while [ ! -f /tmp/stop ]; do dd if=/mnt/big of=/dev/null bs=256k 2>/dev/null; done ) &
@@ -153,7 +101,7 @@ t_hotplug() {
 tap_run "cpu1_hotplug_cycled" t_hotplug
 t_flips() {
 	[ "$(cat /tmp/flips.n 2>/dev/null || echo 0)" -ge $((SECS / 6)) ] || die "too few switch flips"
-	[ "$(cat $HC)" = 1 ] || die "switch left at $(cat $HC)"
+	[ "$(cat "$HC")" = 1 ] || die "switch left at $(cat "$HC")"
 }
 tap_run "switch_flipped" t_flips
 t_injected() {

@@ -109,9 +109,11 @@ class MeasuredKernels(unittest.TestCase):
         return [os.path.basename(f) for f in p.stdout.split()]
 
     def test_only_test_flavours_get_kunit(self):
-        self.assertEqual(self.frags("hotcold"), ["base.config", "kunit.config"])
+        self.assertEqual(self.frags("hotcold"),
+                         ["base.config", "kunit.config", "memory-hotplug.config"])
         self.assertEqual(self.frags("debug"),
-                         ["base.config", "kunit.config", "debug.config"])
+                         ["base.config", "kunit.config", "memory-hotplug.config",
+                          "debug.config"])
         for f in ("vanilla", "hotcold-bench", "single", "nopcp", "layout"):
             self.assertEqual(self.frags(f), ["base.config"], f)
 
