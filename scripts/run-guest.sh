@@ -55,7 +55,11 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || fail "option $1 needs a value -- see the usage at the top of scripts/run-guest.sh" ;;
 	esac
 	case $1 in
-	--mem) mem=$2; shift ;;
+	--mem)
+		case $2 in
+		'' | *[!0-9]* | 0*) fail "--mem $2: expected a number of MB" ;;
+		esac
+		mem=$2; shift ;;
 	--dimm)
 		case $2 in
 		'' | *[!0-9]* | 0*) fail "--dimm $2: expected a number of MB, a multiple of 128" ;;

@@ -105,10 +105,15 @@ attempt() {
 	cat "$out.uffd" >>"$out"
 	# A case is named after its own description, prefixed with the
 	# "# [RUN] ..." line before it where the binary prints one (cow
-	# repeats "No leak from parent into child" for every page kind)
+	# repeats "No leak from parent into child" for every page kind).  A
+	# case without a description is "case N" after its number, or, under
+	# a [RUN] line, "result K" after its place there: cow's numbers shift
+	# with the huge page sizes a kernel offers (a test kernel with memory
+	# hotplug has CONTIG_ALLOC and so 1 GB hugetlb pages too).
 	awk -v name="$pfx$name" '
-	/^# \[RUN\] / { run = substr($0, 9); next }
+	/^# \[RUN\] / { run = substr($0, 9); k = 0; next }
 	/^(ok|not ok) [0-9]+ / {
+		k++
 		line = $0
 		verdict = (line ~ /^ok/) ? "OK" : "FAIL"
 		sub(/^(not ok|ok) /, "", line)
@@ -120,7 +125,7 @@ attempt() {
 		sub(/[ \t]*#.*/, "", desc)
 		sub(/[ \t]+$/, "", desc)
 		if (desc == "")
-			desc = "case " num
+			desc = (run != "") ? "result " k : "case " num
 		if (run != "")
 			desc = run ": " desc
 		print verdict " " name ": " desc

@@ -68,6 +68,7 @@ tap_run "sysctl_default_is_1" t_sysctl_default
 SW_FOUND=
 sw_die() {
 	[ -z "$SW_FOUND" ] || echo "$SW_FOUND" >$HC 2>/dev/null
+	[ -z "${PRO_FOUND:-}" ] || echo "$PRO_FOUND" >/proc/sys/vm/compaction_proactiveness
 	die "$@"
 }
 
@@ -185,12 +186,39 @@ fill_cpu1() {
 	taskset -c 1 sh -c 'dd if=/dev/zero of=/tmp/x bs=1M count=2 2>/dev/null; rm -f /tmp/x'
 }
 
+# Other drains of cpu1's lists can run meanwhile: the periodic high decay
+# takes at most an eighth, but kcompactd's compaction drains the lists
+# of the CPU it runs on, and direct reclaim every CPU's.  One make test
+# run saw cpu1's hot pages go from 831 to 95 across a switch-off that
+# left no cold page; three reruns kept all but 1-3.  So proactive
+# compaction is off for the two tests below, and each tries three times:
+# a switch that drains fails all three, another drain does not repeat.
+# (The KUnit cases of the same names hold every other drain off and
+# check exactly.)
+PROACTIVE=/proc/sys/vm/compaction_proactiveness
+PRO_FOUND=
+# attempts FUNCTION: FUNCTION (one attempt; prints why it failed) up to
+# three times, proactive compaction off; fails if every attempt did
+attempts() {
+	local i=1 rc=1
+	[ -w $PROACTIVE ] && PRO_FOUND=$(cat $PROACTIVE) && echo 0 >$PROACTIVE
+	while [ $i -le 3 ]; do
+		if "$1"; then
+			rc=0
+			break
+		fi
+		i=$((i + 1))
+	done
+	[ -z "$PRO_FOUND" ] || echo "$PRO_FOUND" >$PROACTIVE
+	PRO_FOUND=
+	return $rc
+}
+
 # Switching on drains nothing: what cpu1 holds with the switch at 0 is
 # still there after "1" is written (a drain of its lists leaves about
-# nothing; the periodic high decay takes at most an eighth).
-t_switch_on_drains_nothing() {
+# nothing).
+switch_on_once() {
 	local before after batch
-	SW_FOUND=$(cat $HC)
 	echo 0 >$HC || sw_die "0 refused"
 	fill_cpu1 hot
 	before=$(pcp_field 1 count)
@@ -198,17 +226,22 @@ t_switch_on_drains_nothing() {
 	[ "$before" -gt $((2 * batch)) ] || sw_die "cpu1 held only $before pages: the writes did not fill its lists"
 	echo 1 >$HC || sw_die "1 refused"
 	after=$(pcp_field 1 count)
-	echo "$SW_FOUND" >$HC
 	echo "cpu1 held $before pages at 0, $after after switching on"
-	[ $((2 * after)) -ge "$before" ] || die "switching on drained cpu1's lists: $before -> $after pages"
+	[ $((2 * after)) -ge "$before" ] && return 0
+	echo "switching on drained cpu1's lists: $before -> $after pages"
+	return 1
+}
+t_switch_on_drains_nothing() {
+	SW_FOUND=$(cat $HC)
+	attempts switch_on_once || sw_die "in all three attempts"
+	echo "$SW_FOUND" >$HC
 }
 tap_run "switch_on_drains_nothing" t_switch_on_drains_nothing
 
 # Switching off returns every cold page and keeps the hot lists: cpu1's
 # hot pages are still there after "0" is written.
-t_switch_off_keeps_hot_lists() {
+switch_off_once() {
 	local hot0 cold0 hot1 cold1 batch
-	SW_FOUND=$(cat $HC)
 	echo 1 >$HC || sw_die "1 refused"
 	fill_cpu1 cold
 	hot0=$(pcp_field 1 hot)
@@ -219,9 +252,16 @@ t_switch_off_keeps_hot_lists() {
 	echo 0 >$HC || sw_die "0 refused"
 	hot1=$(pcp_field 1 hot)
 	cold1=$(cold_everywhere)
-	echo "$SW_FOUND" >$HC
 	echo "cpu1 held $hot0 hot and $cold0 cold pages; after switching off $hot1 hot, $cold1 cold on every CPU"
-	[ "$cold1" = 0 ] || die "$cold1 pages left on cold queues after switching off"
-	[ $((2 * hot1)) -ge "$hot0" ] || die "switching off drained cpu1's hot lists: $hot0 -> $hot1 pages"
+	# a cold page left is the switch's doing, whatever else ran
+	[ "$cold1" = 0 ] || sw_die "$cold1 pages left on cold queues after switching off"
+	[ $((2 * hot1)) -ge "$hot0" ] && return 0
+	echo "switching off drained cpu1's hot lists: $hot0 -> $hot1 pages"
+	return 1
+}
+t_switch_off_keeps_hot_lists() {
+	SW_FOUND=$(cat $HC)
+	attempts switch_off_once || sw_die "in all three attempts"
+	echo "$SW_FOUND" >$HC
 }
 tap_run "switch_off_keeps_hot_lists" t_switch_off_keeps_hot_lists

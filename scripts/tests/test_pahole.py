@@ -28,6 +28,7 @@ class Checks(unittest.TestCase):
         os.makedirs(d)
         with open(os.path.join(d, ".page_alloc.o.cmd"), "w") as f:
             f.write(cmd)
+        open(os.path.join(d, "page_alloc.o"), "w").close()
 
     def pahole(self, *flavours):
         env = dict(os.environ, BUILD=self.build)
@@ -53,7 +54,22 @@ class Checks(unittest.TestCase):
 
     def test_no_recorded_command(self):
         self.kernel("vanilla", "savedcmd_mm/page_alloc.o := echo nothing\n")
-        self.assertIn("no 'gcc ... -c -o mm/page_alloc.o' command", self.pahole("vanilla"))
+        self.assertIn("no 'gcc -Wp,-MMD,... -c -o mm/page_alloc.o' command", self.pahole("vanilla"))
+
+    def test_no_dependency_file_option(self):
+        # the script drops kbuild's -Wp,-MMD: without it, nothing to drop
+        self.kernel("vanilla", CMD.replace("-Wp,-MMD,mm/.page_alloc.o.d ", ""))
+        self.assertIn("no 'gcc -Wp,-MMD,... -c -o mm/page_alloc.o' command", self.pahole("vanilla"))
+
+    def test_a_source_newer_than_the_object(self):
+        self.kernel("vanilla")
+        obj = os.path.join(self.build, "kernel-vanilla/mm/page_alloc.o")
+        os.utime(obj, (1000, 1000))
+        os.makedirs(os.path.join(self.build, "include/linux"))
+        open(os.path.join(self.build, "include/linux/mmzone.h"), "w").close()
+        err = self.pahole("vanilla")
+        self.assertIn("include/linux/mmzone.h is newer than the vanilla kernel's mm/page_alloc.o", err)
+        self.assertIn("scripts/build-kernel.sh vanilla", err)
 
 
 if __name__ == "__main__":

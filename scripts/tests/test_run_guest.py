@@ -55,6 +55,13 @@ class Dimm(unittest.TestCase):
             self.assertIn(says, p.stderr, bad)
             self.assertEqual(p.stdout, "", bad)
 
+    def test_bad_memory_sizes_fail(self):
+        for bad in ("1G", "0", "", "512+1"):
+            p = self.run_guest("--mem", bad, "--dimm", "256")
+            self.assertNotEqual(p.returncode, 0, bad)
+            self.assertIn("--mem %s: expected a number of MB" % bad, p.stderr, bad)
+            self.assertEqual(p.stdout, "", bad)
+
     def test_a_dimm_needs_a_value(self):
         p = self.run_guest("--dimm")
         self.assertNotEqual(p.returncode, 0)
