@@ -12,8 +12,10 @@ set -u
 SECS=${HOTCOLD_ARGS:-2}
 N=$(nproc)
 tap_begin
-# the window: from 0.5 s after now, SECS long (CLOCK_MONOTONIC, ns)
-now=$(awk '{ printf "%d", $1 * 1000000000 }' /proc/uptime)
+# the window: from 0.5 s after now, SECS long (CLOCK_MONOTONIC, ns, in the
+# shell's 64-bit arithmetic: busybox awk's %d stops at 2^31)
+up=$(cut -d' ' -f1 /proc/uptime)
+now=$((${up%.*} * 1000000000 + ${up#*.} * 10000000))
 START=$((now + 500000000))
 END=$((START + SECS * 1000000000))
 cpu=0
