@@ -156,3 +156,21 @@ ab_time() {
 		print t
 	}'
 }
+
+# Tolerance of the no-page-lost checks (guest/jobs/stress.sh, offline.sh):
+# 256 pages (1 MB) for what no counter shows and a quiet system still
+# holds: per-cpu LRU and free batches, a preallocated stack depot pool,
+# pages in flight between the drain and the read.  Locally the
+# unaccounted delta after the stress job was -22 and -26 pages; a planted
+# leak of 1 in 256 drained pages gave +1764 (docs/decisions.md).  The
+# exact check is the KUnit case random_mix_loses_no_page.
+# t_no_page_lost LOST WHAT: LOST (pages more unaccounted after WHAT than
+# before, from two settle reads) is within it, else the two reads of
+# /proc/meminfo are printed
+t_no_page_lost() {
+	[ "$1" -le 256 ] && return
+	echo "# /proc/meminfo before and after $2 (kB):"
+	awk 'NR == FNR { b[$1] = $2; next } { printf "#   %-18s %10s %10s\n", $1, b[$1], $2 }' \
+		/tmp/meminfo.before /tmp/meminfo.settle
+	die "$1 pages more unaccounted after $2 than before"
+}

@@ -214,6 +214,21 @@ attempts() {
 	return $rc
 }
 
+# switch_test ONCE: the test ONCE in attempts, the switch as found after
+switch_test() {
+	SW_FOUND=$(cat $HC)
+	attempts "$1" || sw_die "in all three attempts"
+	echo "$SW_FOUND" >$HC
+}
+
+# kept_half BEFORE AFTER WHAT: cpu1 kept at least half of its pages, else
+# say that WHAT drained them
+kept_half() {
+	[ $((2 * $2)) -ge "$1" ] && return 0
+	echo "$3 drained cpu1's lists: $1 -> $2 pages"
+	return 1
+}
+
 # Switching on drains nothing: what cpu1 holds with the switch at 0 is
 # still there after "1" is written (a drain of its lists leaves about
 # nothing).
@@ -227,16 +242,9 @@ switch_on_once() {
 	echo 1 >$HC || sw_die "1 refused"
 	after=$(pcp_field 1 count)
 	echo "cpu1 held $before pages at 0, $after after switching on"
-	[ $((2 * after)) -ge "$before" ] && return 0
-	echo "switching on drained cpu1's lists: $before -> $after pages"
-	return 1
+	kept_half "$before" "$after" "switching on"
 }
-t_switch_on_drains_nothing() {
-	SW_FOUND=$(cat $HC)
-	attempts switch_on_once || sw_die "in all three attempts"
-	echo "$SW_FOUND" >$HC
-}
-tap_run "switch_on_drains_nothing" t_switch_on_drains_nothing
+tap_run "switch_on_drains_nothing" switch_test switch_on_once
 
 # Switching off returns every cold page and keeps the hot lists: cpu1's
 # hot pages are still there after "0" is written.
@@ -255,13 +263,6 @@ switch_off_once() {
 	echo "cpu1 held $hot0 hot and $cold0 cold pages; after switching off $hot1 hot, $cold1 cold on every CPU"
 	# a cold page left is the switch's doing, whatever else ran
 	[ "$cold1" = 0 ] || sw_die "$cold1 pages left on cold queues after switching off"
-	[ $((2 * hot1)) -ge "$hot0" ] && return 0
-	echo "switching off drained cpu1's hot lists: $hot0 -> $hot1 pages"
-	return 1
+	kept_half "$hot0" "$hot1" "switching off"
 }
-t_switch_off_keeps_hot_lists() {
-	SW_FOUND=$(cat $HC)
-	attempts switch_off_once || sw_die "in all three attempts"
-	echo "$SW_FOUND" >$HC
-}
-tap_run "switch_off_keeps_hot_lists" t_switch_off_keeps_hot_lists
+tap_run "switch_off_keeps_hot_lists" switch_test switch_off_once
