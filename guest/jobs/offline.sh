@@ -7,7 +7,7 @@
 # reader on CPU 1 reclaims (cold frees) and refills (cold readahead) for
 # 3 s and is stopped (SIGSTOP, its mapping kept); a large process exits on
 # CPU 1 (cold frees onto CPU 1's lists); then, from CPU 0, each block goes
-# offline; the reader goes on once the blocks are online again.
+# offline; the reader goes on once they are all offline.
 #
 # offline_pages() disables the zone's pcp lists and drains both queues of
 # every CPU, whichever block their pages are in.  CPU 1 stays idle from
@@ -146,8 +146,8 @@ done
 
 # every block online (a failed cycle can leave one offline), so that the
 # two reads have the same MemTotal
-online_all
 echo "$FRACTION0" >$FRACTION
+tap_run "every_block_online_at_the_end" online_all
 # shellcheck disable=SC2046 # one argument per number
 set -- $(settle)
 LOST=$(($2 - UNACC0))

@@ -14,8 +14,11 @@ N=$(nproc)
 tap_begin
 # the window: from 0.5 s after now, SECS long (CLOCK_MONOTONIC, ns, in the
 # shell's 64-bit arithmetic: busybox awk's %d stops at 2^31)
+# (the hundredths without a leading 0, which would read as octal)
 up=$(cut -d' ' -f1 /proc/uptime)
-now=$((${up%.*} * 1000000000 + ${up#*.} * 10000000))
+cs=${up#*.}
+cs=${cs#0}
+now=$((${up%.*} * 1000000000 + cs * 10000000))
 START=$((now + 500000000))
 END=$((START + SECS * 1000000000))
 cpu=0

@@ -233,12 +233,13 @@ kept_half() {
 # still there after "1" is written (a drain of its lists leaves about
 # nothing).
 switch_on_once() {
-	local before after batch
+	local before after
 	echo 0 >$HC || sw_die "0 refused"
 	fill_cpu1 hot
 	before=$(pcp_field 1 count)
-	batch=$(pcp_field 1 batch)
-	[ "$before" -gt $((2 * batch)) ] || sw_die "cpu1 held only $before pages: the writes did not fill its lists"
+	# (a drain leaves up to about 150 pages, refilled meanwhile: kept_half
+	# tells it apart only from 400 on)
+	[ "$before" -gt 400 ] || sw_die "cpu1 held only $before pages: the writes did not fill its lists"
 	echo 1 >$HC || sw_die "1 refused"
 	after=$(pcp_field 1 count)
 	echo "cpu1 held $before pages at 0, $after after switching on"
@@ -249,14 +250,13 @@ tap_run "switch_on_drains_nothing" switch_test switch_on_once
 # Switching off returns every cold page and keeps the hot lists: cpu1's
 # hot pages are still there after "0" is written.
 switch_off_once() {
-	local hot0 cold0 hot1 cold1 batch
+	local hot0 cold0 hot1 cold1
 	echo 1 >$HC || sw_die "1 refused"
 	fill_cpu1 cold
 	hot0=$(pcp_field 1 hot)
 	cold0=$(pcp_field 1 cold)
-	batch=$(pcp_field 1 batch)
 	[ "$cold0" -gt 0 ] || sw_die "cpu1 held no cold pages: the exit did not fill its cold lists"
-	[ "$hot0" -gt $((2 * batch)) ] || sw_die "cpu1 held only $hot0 hot pages: the writes did not fill its lists"
+	[ "$hot0" -gt 400 ] || sw_die "cpu1 held only $hot0 hot pages: the writes did not fill its lists"
 	echo 0 >$HC || sw_die "0 refused"
 	hot1=$(pcp_field 1 hot)
 	cold1=$(cold_everywhere)
