@@ -348,16 +348,16 @@ esac
 
 T0=$(now)
 # every det.csv row names the patches, the workload table (the amounts),
-# the scale it measured and its rounds' boot states (seeds=: the hash of
-# lib.sh's seed list, or off for SHUFFLE=0)
+# the configuration table and the kernel config fragments (what each
+# kernel is built from), the scale it measured and its rounds' boot
+# states (seeds=: the hash of lib.sh's seed list, or off for SHUFFLE=0)
 # (bench/report.py never compares rows of two stamps)
 if [ "$SHUFFLE" = 1 ]; then
 	seeds=$(printf '%s' "$BENCH_SEEDS page_alloc.shuffle=1" | sha1sum | cut -c1-12)
 else
 	seeds=off
 fi
-BENCH_STAMP="patches=$(cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch \
-	"$ROOT"/bench/workloads.tsv | sha1sum | cut -c1-12) scale=$SCALE seeds=$seeds"
+BENCH_STAMP="patches=$(bench_inputs_hash) scale=$SCALE seeds=$seeds"
 export BENCH_STAMP
 # What this run asks for: bench/report.py judges a target with no data as
 # NOT RUN (and fails) only if the run asked for its data
@@ -382,6 +382,9 @@ export BENCH_STAMP
 	echo "bench_stamp=$BENCH_STAMP"
 	echo "jobs=$JOBS"
 } >"$OUT/plan"
+# the price table the report of this run (and of its archive) uses: a
+# later edit of bench/prices.tsv does not reprice it
+cp "$ROOT/bench/prices.tsv" "$OUT/prices.tsv"
 
 # boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
 # configuration names (bench/configs.tsv: the switch's value, the
@@ -452,7 +455,7 @@ wall_mode() {
 				msg "wall run $n/$total: $name, round $r/$ROUNDS${extra:+, the real programs} (${SECS} s per timed workload), ETA $eta"
 				out=$LOGS/$f-bench-$tag.out
 				# shellcheck disable=SC2086 # a list of workloads
-				if ! "$ROOT/scripts/run-guest.sh" --quiet --mem 384 --timeout 1200 --tag "$tag" \
+				if ! "$ROOT/scripts/run-guest.sh" --quiet --mem "$BENCH_GUEST_MB" --timeout 1200 --tag "$tag" \
 					${extra:+--extra-initrd "$extra"} \
 					${append:+--append "$append"} "$f" bench wall "$SECS" $wl; then
 					failed=$(failed_workloads "$out")

@@ -40,7 +40,7 @@ crosscheck() {
 	step "cachesim cross-check"
 	rm -f "$OUT/cross.tap" "$OUT/cross.tap.results"
 	theirs=$LOGS/$flavour-bench-cross.plugin
-	"$ROOT/scripts/run-guest.sh" --quiet --icount --no-disk --smp 1 --mem 384 --tag cross \
+	"$ROOT/scripts/run-guest.sh" --quiet --icount --no-disk --smp 1 --mem "$BENCH_GUEST_MB" --tag cross \
 		--plugin "$OUT/cachesim.so,out=$ours,phases=off,l1size=32768,l1ways=8,l2size=2097152,l2ways=16" \
 		--plugin "$OUT/qemu-cache.so,dcachesize=32768,dassoc=8,dblksize=64,l2cachesize=2097152,l2assoc=16,l2blksize=64,cores=1,limit=1" \
 		"$flavour" bench fixed 1 history=1 trunc80k_tmpfs_1 pagefault_anon || exit 1

@@ -11,11 +11,12 @@ step disk
 # (the modes staged are the sources', whatever the caller's umask)
 umask 022
 
-# /big's size in MB: at least the bench guests' RAM (--mem 384), so that
-# reading it reclaims (make test's reclaim test; reclaim_flood maps 96 MB
-# of it); the upper bound catches a mistyped value
-BIG_MB=${BIG_MB:-384}
-setting_int BIG_MB 384 4096
+# /big's size in MB: at least the bench guests' RAM (lib.sh's
+# BENCH_GUEST_MB), so that reading it reclaims (make test's reclaim test;
+# reclaim_flood maps 96 MB of it); the upper bound catches a mistyped
+# value
+BIG_MB=${BIG_MB:-$BENCH_GUEST_MB}
+setting_int BIG_MB "$BENCH_GUEST_MB" 4096
 # (usage: scripts/disk.sh [settings]: settings only checks BIG_MB, for
 # scripts/bench.sh, which checks every setting before it starts)
 [ "${1:-}" = settings ] && exit 0

@@ -367,6 +367,17 @@ bench_seed() {
 	echo "${seeds[$1 - 1]}"
 }
 
+# bench_inputs_hash: 12 hex digits of the files a det.csv row's figures
+# follow besides the pinned source: the series, the bench-only patches,
+# the workload table (the amounts), the configuration table and the
+# kernel config fragments (what each kernel is built from); the
+# "patches=" of scripts/bench.sh's BENCH_STAMP
+bench_inputs_hash() {
+	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch \
+		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config |
+		sha1sum | cut -c1-12
+}
+
 # Saved runs (scripts/bench.sh; docs/bench.md, "Options and output"): each
 # make bench writes a directory of its own under build/bench/, named by
 # its start (UTC) and a short name, 20261206-0130-quick, and
@@ -432,7 +443,8 @@ bench_flat_run() {
 # QEMU with one TCG thread (the cachesim plugin asks for thread=single,
 # and -icount runs every vCPU on one thread anyway, the 2-vCPU boot's
 # too): a host core each.  And memory: the guest's (BENCH_GUEST_MB, the
-# -m of every deterministic boot) and QEMU's own, BENCH_QEMU_MB, an
+# -m of every bench boot, the cachesim cross-check's and the least size
+# of the scratch disk's /big) and QEMU's own, BENCH_QEMU_MB, an
 # estimate no run has measured: TCG's translation buffer (up to 1 GB,
 # or an eighth of the host's memory, touched as it fills), the
 # plugin's cache model (under 20 MB for the 32 MB fully associative L3)

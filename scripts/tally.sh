@@ -17,6 +17,9 @@
 
 PASSED=0
 FAILED=0
+# passed tests whose name says they were skipped (is_skip): counted apart,
+# neither passed nor failed
+SKIPPED=0
 FAILURES=
 # each test's stage, verdict (ok or fail) and name, in the order counted
 T_STAGE=()
@@ -30,8 +33,18 @@ record() {
 	T_NAME+=("$2")
 }
 
+# is_skip NAME: NAME ends in "(skipped)" or "(skipped: WHY)", the mark of
+# scripts/results.py's and scripts/tests/run.py's skips (ktap_case)
+is_skip() {
+	[[ $1 =~ [[:space:]]\(skipped(:[^()]*)?\)$ ]]
+}
+
 pass() {
-	PASSED=$((PASSED + 1))
+	if is_skip "$1"; then
+		SKIPPED=$((SKIPPED + 1))
+	else
+		PASSED=$((PASSED + 1))
+	fi
 	record ok "$1"
 	echo "ok   $1" >>"$RESULTS"
 }
@@ -197,7 +210,7 @@ write_ktap() {
 	done
 	{
 		echo "KTAP version 1"
-		echo "# hotcold: $PASSED passed, $FAILED failed"
+		echo "# hotcold: $(counts)"
 		echo "1..${#stages[@]}"
 		i=0
 		for stage in "${stages[@]}"; do
@@ -239,12 +252,22 @@ write_ktap() {
 	} >"$file.new" && mv "$file.new" "$file"
 }
 
-# summary: the failures, then the last line, "N passed, N failed"; its
-# status is non-zero on any failure.  With RESULTS_KTAP set, it writes that
-# KTAP file first.
+# counts: "N passed, N failed", and ", N skipped" if any test was skipped
+# (a skip is not a pass)
+counts() {
+	if [ "$SKIPPED" -gt 0 ]; then
+		echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	else
+		echo "$PASSED passed, $FAILED failed"
+	fi
+}
+
+# summary: the failures, then the last line, counts'; its status is
+# non-zero on any failure.  With RESULTS_KTAP set, it writes that KTAP
+# file first.
 summary() {
 	[ -z "${RESULTS_KTAP:-}" ] || write_ktap "$RESULTS_KTAP"
 	[ -n "$FAILURES" ] && echo "failures:$FAILURES" >&2
-	echo "$PASSED passed, $FAILED failed"
+	counts
 	[ "$FAILED" = 0 ]
 }

@@ -634,11 +634,20 @@ def load_det(path, prices=None, geometry=None):
     return det, configs, mixed
 
 
+def run_prices(outdir):
+    """OUTDIR's prices.tsv, the table the run was priced with (scripts/bench.sh
+    copies bench/prices.tsv there at its start), or bench/prices.tsv for a
+    run without one (older runs): the path load_prices() reads"""
+    path = os.path.join(outdir, "prices.tsv")
+    return path if os.path.isfile(path) else PRICES
+
+
 def load_all(outdir, plan):
-    """det.csv of OUTDIR priced with bench/prices.tsv, for the plan's
-    machine: (det, configs, mixed, prices, the host's calibration or None:
-    a cross-check only).  InputError if the price table is not whole."""
-    prices = load_prices()
+    """det.csv of OUTDIR priced with its run's price table (run_prices()),
+    for the plan's machine: (det, configs, mixed, prices, the host's
+    calibration or None: a cross-check only).  InputError if the price
+    table is not whole."""
+    prices = load_prices(run_prices(outdir))
     det, configs, mixed = load_det(os.path.join(outdir, "det.csv"), prices, plan["geometry"])
     return det, configs, mixed, prices, load_calibration(outdir)
 

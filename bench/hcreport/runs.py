@@ -24,7 +24,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # outputs (build/logs/), the plugin's phase records and each boot's rows
 # (det.csv holds them all), the job lists, the calibrate binary, nor
 # report.md and its charts, which the report writes.
-ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt")
+ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv")
 
 
 def runs_dir():
@@ -275,9 +275,10 @@ def compare_runs(a, b):
 def archive(run, dest):
     """Copies the files a run's report is rendered from (ARCHIVE) to DEST,
     a new or empty directory, so that report.py report DEST renders the
-    run's report from them alone (with this checkout's bench/prices.tsv,
-    bench/workloads.tsv and report code: those of the plan's commit
-    reproduce it).  1, copying nothing, when the run's plan does not
+    run's report from them alone (priced with the prices.tsv the run
+    copied at its start, or this checkout's bench/prices.tsv for a run
+    older than that; with this checkout's bench/workloads.tsv and report
+    code: those of the plan's commit reproduce it).  1, copying nothing, when the run's plan does not
     parse, a file its modes write is missing (a run that failed before
     its end), or DEST holds anything."""
     try:

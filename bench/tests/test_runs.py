@@ -316,8 +316,10 @@ class Archive(Fixtures):
         rc, out, err = cli("archive", run, dest)
         self.assertEqual(rc, 0, err)
         self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt of", out)
-        self.assertEqual(sorted(os.listdir(dest)), sorted(runs.ARCHIVE))
-        for f in runs.ARCHIVE:
+        # (the fixture is older than the runs' own prices.tsv)
+        kept = [f for f in runs.ARCHIVE if f != "prices.tsv"]
+        self.assertEqual(sorted(os.listdir(dest)), sorted(kept))
+        for f in kept:
             with open(os.path.join(dest, f)) as x, open(os.path.join(DATA, "run-a", f)) as y:
                 self.assertEqual(x.read(), y.read(), f)
         # the run gone, the archive renders the same report
@@ -330,6 +332,29 @@ class Archive(Fixtures):
         self.assertEqual(rc, 0, err)
         self.assertEqual(rows(out, "exit_flood", "simulated L2 misses/op", "hotcold/vanilla")[2],
                          "0.8890 [0.877-0.902] better")
+
+    def test_a_run_is_priced_with_its_own_table(self):
+        """a run's prices.tsv (scripts/bench.sh copies bench/prices.tsv at
+        its start) prices its report and its archive's, whatever the
+        checkout's table says later"""
+        rc, before, err = render(self.copy("run-a", "before"))
+        self.assertEqual(rc, 0, err)
+        with open(report.ingest.PRICES) as f:
+            table = f.read()
+        self.assertIn("\nl3\t46\tcycles\t", table)
+        with open(os.path.join(self.a, "prices.tsv"), "w") as f:
+            f.write(table.replace("\nl3\t46\tcycles\t", "\nl3\t460\tcycles\t"))
+        dest = os.path.join(self.tmp.name, "archived")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("calibrate.txt, prices.tsv of", out)
+        for where in (self.a, dest):
+            rc, got, err = render(where)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("L3 460", got)
+            self.assertNotIn("L3 46,", got)
+            self.assertNotEqual(got, before)
+        self.assertIn("L3 46,", before)
 
     def test_a_wall_run_needs_its_wall_files_only(self):
         self.rewrite(os.path.join(self.a, "plan"),

@@ -141,6 +141,41 @@ class BenchUsesIt(unittest.TestCase):
     def test_the_plan_names_the_run(self):
         self.assertIn('echo "run=${OUT##*/}"', BENCH)
         self.assertIn('echo "bench_stamp=$BENCH_STAMP"', BENCH)
+        self.assertIn('BENCH_STAMP="patches=$(bench_inputs_hash) ', BENCH)
+
+
+class InputsHash(unittest.TestCase):
+    """lib.sh's bench_inputs_hash, the stamp's "patches=": every file a
+    row's figures follow moves it"""
+
+    FILES = ("patches/0001-a.patch", "bench/alternatives/b.patch", "bench/workloads.tsv",
+             "bench/configs.tsv", "configs/base.config", "configs/debug.config")
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = tmp.name
+        for f in self.FILES:
+            os.makedirs(os.path.join(self.root, os.path.dirname(f)), exist_ok=True)
+            with open(os.path.join(self.root, f), "w") as fh:
+                fh.write(f + "\n")
+
+    def hash(self):
+        p = subprocess.run(["bash", "-c", '. "%s/scripts/lib.sh"; bench_inputs_hash' % ROOT],
+                           env=dict(os.environ, ROOT=self.root), capture_output=True,
+                           text=True, check=True)
+        self.assertRegex(p.stdout, r"^[0-9a-f]{12}\n$")
+        return p.stdout
+
+    def test_every_input_moves_it(self):
+        before = self.hash()
+        self.assertEqual(self.hash(), before)
+        for f in self.FILES:
+            with open(os.path.join(self.root, f), "a") as fh:
+                fh.write("one more line\n")
+            now = self.hash()
+            self.assertNotEqual(now, before, f)
+            before = now
 
 
 if __name__ == "__main__":
