@@ -14,12 +14,12 @@ help:
 	@echo "hotcold -- hot/cold per-CPU page queues for Linux 6.12"
 	@echo
 	@echo "  make test          build, boot and test the series (KUnit, guest tests,"
-	@echo "                     debug kernel, checkpatch); last line: N passed, N failed"
+	@echo "                     debug kernel, checkpatch); last line: N passed, N failed[, N skipped]"
 	@echo "  make bench         vanilla against the series (bench/configs.tsv); report in build/bench/latest/"
 	@echo "  make bench QUICK=1 the same, short"
 	@echo "  make unit          the harness's own tests, no kernel, no root, in seconds:"
 	@echo "                     Python unit tests, shellcheck, the cache model's host"
-	@echo "                     test; last line: N passed, N failed"
+	@echo "                     test; last line: N passed, N failed[, N skipped]"
 	@echo
 	@echo "  make tree          build/linux: baseline + one commit per patch"
 	@echo "  make export        write build/linux's commits to patches/"

@@ -6,7 +6,8 @@ Deterministic modes (det.csv, icount and cachesim): per workload and
 configuration, instructions and simulated L1D/L2/L3 misses per operation
 inside the measured phase, and estimated cycles per operation (a model:
 the misses priced with the modelled part's published latencies,
-bench/prices.tsv, the same on every host; the host's own latencies,
+bench/prices.tsv as the run copied it to OUTDIR/prices.tsv, the same on
+every host; the host's own latencies,
 OUTDIR/calibrate.txt from bench/calibrate, are printed beside them as a
 cross-check and price nothing).  The rounds pair: round r of every
 configuration boots with the same history (and seed), so each

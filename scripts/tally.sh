@@ -33,10 +33,11 @@ record() {
 	T_NAME+=("$2")
 }
 
-# is_skip NAME: NAME ends in "(skipped)" or "(skipped: WHY)", the mark of
+# is_skip NAME: NAME ends in "(skipped)" or "(skipped: WHY)" (WHY may
+# hold parentheses: unittest's reasons do), the mark of
 # scripts/results.py's and scripts/tests/run.py's skips (ktap_case)
 is_skip() {
-	[[ $1 =~ [[:space:]]\(skipped(:[^()]*)?\)$ ]]
+	[[ $1 =~ [[:space:]]\(skipped(:.*)?\)$ ]]
 }
 
 pass() {
@@ -179,7 +180,7 @@ ktap_name() {
 # NAME's last "(...)", the log to read or the reason, is its diagnostic,
 # so that it keeps the name it passes with ("checkpatch PATCH (LOG)").
 ktap_case() {
-	local re_skip='^(.*[^[:space:]])[[:space:]]+\(skipped(:[[:space:]]*([^()]*))?\)$'
+	local re_skip='^(.*[^[:space:]])[[:space:]]+\(skipped(:[[:space:]]*(.*))?\)$'
 	local re_diag='^(.*[^[:space:]])[[:space:]]+\(([^()]*)\)$'
 
 	CASE_STATUS=$1 CASE_NAME=$2 CASE_DIAG=

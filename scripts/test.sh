@@ -6,7 +6,7 @@
 # and guest test, then the kernel's own mm tests (selftests and test
 # modules) on vanilla, hotcold and debug, compared, and the reliability runs
 # (stress, leak, memory offline).
-# Each stage prints its time; the last line is "N passed, N failed" and the
+# Each stage prints its time; the last line is "N passed, N failed" (", N skipped" if any) and the
 # exit status is non-zero on any failure.  The results: build/logs/
 # test-results.txt ("ok NAME", "FAIL NAME") and test-results.ktap (KTAP,
 # one test per stage: the kernel tree's tools/testing/kunit/kunit.py parse

@@ -10,7 +10,7 @@
 # It needs python3 (with docutils), gcc and shellcheck: scripts/deps.sh
 # unit installs the missing ones as root and names their Debian packages
 # otherwise.  The
-# last line is "N passed, N failed"; the exit status is non-zero on any
+# last line is "N passed, N failed" (", N skipped" if any); the exit status is non-zero on any
 # failure.
 #
 # usage: scripts/unit.sh [RESULTS]

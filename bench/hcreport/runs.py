@@ -13,7 +13,7 @@ import statistics
 import sys
 
 from .ingest import (BASE, LAYOUT, REPEAT, InputError, load, load_all, load_plan,
-                     read_input)
+                     read_input, run_prices, shown_path)
 from .render import DET_METRICS, NO_COHERENCE, coherent, fmt, refused, transfers
 from .stats import change, ifmt, paired_ratio, ratio
 
@@ -226,8 +226,15 @@ def compare_runs(a, b):
         return refused(e)
     notes, skip = [], set()
     if ra["stamps"] and rb["stamps"] and ra["stamps"] != rb["stamps"]:
-        notes.append("The runs' det.csv stamps differ: the patches, the workload table, "
-                     "SCALE or the seeds changed between them, and B/A includes that change.")
+        notes.append("The runs' det.csv stamps differ: the patches, the workload or "
+                     "configuration table, the kernel config fragments (runs before "
+                     "2026-12-06's harness hashed fewer of these), SCALE or the seeds "
+                     "changed between them, and B/A includes that change.")
+    pa, pb = run_prices(a), run_prices(b)
+    if open(pa, "rb").read() != open(pb, "rb").read():
+        notes.append("The runs were priced with different tables (A: %s; B: %s): the "
+                     "estimated cycles' B/A includes the price change." % (
+                         shown_path(pa), shown_path(pb)))
     other_model = set()
     if ra["models"] and rb["models"] and ra["models"] != rb["models"]:
         skip.add("cachesim")

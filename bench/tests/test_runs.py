@@ -356,6 +356,19 @@ class Archive(Fixtures):
             self.assertNotEqual(got, before)
         self.assertIn("L3 46,", before)
 
+    def test_compare_says_when_the_price_tables_differ(self):
+        rc, out, err = cli("compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("priced with different tables", out)
+        with open(report.ingest.PRICES) as f:
+            table = f.read()
+        with open(os.path.join(self.a, "prices.tsv"), "w") as f:
+            f.write(table.replace("\nl3\t46\tcycles\t", "\nl3\t460\tcycles\t"))
+        rc, out, err = cli("compare", self.a, self.b)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("The runs were priced with different tables (A: %s; B: bench/prices.tsv)"
+                      % os.path.join(self.a, "prices.tsv"), out)
+
     def test_a_wall_run_needs_its_wall_files_only(self):
         self.rewrite(os.path.join(self.a, "plan"),
                      lambda line: "modes=wall\n" if line.startswith("modes=") else line)

@@ -294,8 +294,9 @@ class KtapFile(Tally):
 
     def test_the_last_line_counts_skips_apart(self):
         self.assertEqual(self.last_line('pass a\npass "b (skipped)"\n'
-                                        'pass "c (skipped: no swap)"\npass "d (skippedx)"'),
-                         ("2 passed, 0 failed, 2 skipped", 0))
+                                        'pass "c (skipped: no swap)"\npass "d (skippedx)"\n'
+                                        'pass "e (skipped: no kunit.py (the tree\'s tool))"'),
+                         ("2 passed, 0 failed, 3 skipped", 0))
         # without a skip, the line make test has always ended with
         self.assertEqual(self.last_line('pass a\nfailed b'), ("1 passed, 1 failed", 1))
 
