@@ -157,6 +157,35 @@ ab_time() {
 	}'
 }
 
+# httperf_time N: httperf's output on stdin, for N connections of one
+# request each; prints its test duration (seconds), or says what is wrong
+# and fails: another number of connections, requests or replies (a
+# request list shorter than N ends the run early), a reply not 2xx, an
+# error, no duration
+httperf_time() {
+	awk -v n="$1" '
+	/^Total: connections / { conns = $3; reqs = $5; replies = $7; t = $9 }
+	/^Reply status: / { split($4, s, "="); ok = s[2] }
+	/^Errors: total / { errors = $3 }
+	END {
+		if (conns != n "" || reqs != n "" || replies != n "" || ok != n "") {
+			printf "httperf: %s connections, %s requests, %s replies, %s of them 2xx: expected %d each\n",
+				conns == "" ? "no" : conns, reqs == "" ? "no" : reqs,
+				replies == "" ? "no" : replies, ok == "" ? "none" : ok, n
+			exit 1
+		}
+		if (errors != "0") {
+			printf "httperf: %s errors\n", errors == "" ? "no count of" : errors
+			exit 1
+		}
+		if (t !~ /^[0-9]+(\.[0-9]+)?$/ || t + 0 <= 0) {
+			printf "httperf: no time for its %d requests (\"%s\")\n", n, t
+			exit 1
+		}
+		print t
+	}'
+}
+
 # Tolerance of the no-page-lost checks (guest/jobs/stress.sh, offline.sh):
 # 256 pages (1 MB) for what no counter shows and a quiet system still
 # holds: per-cpu LRU and free batches, a preallocated stack depot pool,

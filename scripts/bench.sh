@@ -203,15 +203,17 @@ for w in ${WORKLOADS:-}; do
 done
 if [ "$QUICK" = 1 ]; then
 	# under 10 minutes: the table's quick workloads (the scenarios, the
-	# cheapest of the 2002 workloads and web; SDET, 240 million
+	# cheapest of the 2002 workloads, web and sqlite; SDET, 240 million
 	# instructions even at scale 1, compile and configure, 5 G each, are
-	# left to the full run) in every mode, no repeat boot, web in the
-	# first round only (the full run has its two rounds; the programs have
-	# no repeat or layout A/A)
+	# left to the full run) in every mode they run in, no repeat boot, the
+	# programs in the first round only (the full run has its two rounds;
+	# the programs have no repeat or layout A/A)
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 PROG_ROUNDS=1 REPEAT=
-	if ! quick_det=$(table quick=yes modes=det) || ! quick_wall=$(table quick=yes); then
+	if ! quick_det=$(table quick=yes modes=det) || ! quick_fixed=$(table quick=yes modes=fixed) ||
+		! quick_wall=$(table quick=yes); then
 		fail "bench/workloads.tsv: no QUICK workloads (above)"
 	fi
+	quick_det="$quick_det${quick_fixed:+ $quick_fixed}"
 	DET_WORKLOADS=${WORKLOADS:-$quick_det}
 	WALL_WORKLOADS=${WORKLOADS:-$quick_wall}
 else

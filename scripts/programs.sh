@@ -17,6 +17,13 @@
 #                   with an autoconf-generated configure, fetched with
 #                   apt-get source (the upstream tarball; Debian's patches
 #                   are not needed to build it);
+#   under pressure  httperf (the file server's load generator) and the
+#                   sqlite3 shell, fetched as lighttpd is; GNU tar and gzip
+#                   (the backup) from this machine, where Debian always
+#                   installs them; and their data, scripts/pressure-data.py's
+#                   file set and database as an ext4 image
+#                   (/prog/data/pressure.img.gz), its request and query
+#                   lists (urls, queries.sql) and sizes;
 #
 # with every shared library they load, found with ldd.  The shell tools a
 # configure needs are the guest's busybox.  Everything is fetched from the
@@ -34,9 +41,10 @@ lock_build
 # (the modes staged are the sources', whatever the caller's umask)
 umask 022
 
-# what the guest runs: the web server and load generator (binary
-# packages) and the source package of the compile and configure workloads
-WEB_DEBS="lighttpd libxxhash0 apache2-utils libapr1 libaprutil1"
+# what the guest runs: the web server, the load generators and the
+# sqlite3 shell (binary packages), and the source package of the compile
+# and configure workloads
+WEB_DEBS="lighttpd libxxhash0 apache2-utils libapr1 libaprutil1 httperf sqlite3 libsqlite3-0 libreadline8"
 PROGRAM_SOURCE=pv
 
 out=$BUILD/initramfs-programs.cpio.gz
@@ -46,7 +54,7 @@ stage=$dir/stage
 log=$LOGS/programs.log
 : >"$log"
 
-for t in gcc make as ld ldd dpkg-deb apt-get bzip2 cpio realpath; do
+for t in gcc make as ld tar gzip ldd dpkg-deb apt-get bzip2 cpio realpath mke2fs debugfs; do
 	command -v "$t" >/dev/null ||
 		fail "'$t' not found -- run scripts/deps.sh bench (it installs what make bench needs)"
 done
@@ -62,7 +70,7 @@ if [ "$(cat "$fetch/.done" 2>/dev/null)" != "$want" ]; then
 		fail "no deb entry in the apt sources (apt-config dump | grep Dir::Etc) -- configure the Debian mirror for apt"
 	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/sources.list.d"
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1)
-	msg "fetching $WEB_DEBS and the source of $PROGRAM_SOURCE (about 2 MB) from the configured Debian mirror"
+	msg "fetching $WEB_DEBS and the source of $PROGRAM_SOURCE (about 4 MB) from the configured Debian mirror"
 	run_logged "$log" "check the network to the configured Debian mirror (the private apt sources are in ${apt#"$ROOT"/})" \
 		apt-get -q "${opts[@]}" update
 	# shellcheck disable=SC2086 # a list of packages
@@ -141,7 +149,7 @@ rm -rf "$dir/debroot"
 for d in "$fetch"/debs/*.deb; do
 	dpkg-deb -x "$d" "$dir/debroot" 2>>"$log" || fail "dpkg-deb -x $(basename "$d") failed" "$log"
 done
-for p in /usr/sbin/lighttpd /usr/bin/ab; do
+for p in /usr/sbin/lighttpd /usr/bin/ab /usr/bin/httperf /usr/bin/sqlite3; do
 	[ -x "$dir/debroot$p" ] || fail "$p is not in the fetched packages ($WEB_DEBS)"
 	mkdir -p "$stage$(dirname "$p")"
 	cp "$dir/debroot$p" "$stage$p"
@@ -151,6 +159,27 @@ if [ -d "$dir/debroot/usr/lib/lighttpd" ]; then
 	cp "$dir/debroot/usr/lib/lighttpd/"*.so "$stage/usr/lib/lighttpd/"
 fi
 rm -rf "$dir/debroot/usr/share" "$dir/debroot/etc"
+# the backup's GNU tar and gzip, apart from the guest's busybox applets
+mkdir -p "$stage/prog/bin"
+for t in tar gzip; do
+	cp -L "$(command -v "$t")" "$stage/prog/bin/$t"
+done
+
+# the memory-pressure programs' data: the file set and the database as
+# an ext4 image, which the guest copies into a loop device's backing
+# file (guest/jobs/bench.sh: pressure_up), and the request and query
+# lists
+rm -rf "$dir/pressure" "$dir/pressure.img"
+run_logged "$log" "scripts/pressure-data.py failed (above)" \
+	python3 "$ROOT/scripts/pressure-data.py" "$dir/pressure"
+pkb=$(du -sk "$dir/pressure/root" | cut -f1)
+ext4_image "$dir/pressure/root" "$dir/pressure.img" "$((pkb / 1024 + pkb / 8192 + 24))M" pressure \
+	6f746f68-636c-6f64-0000-000000000005 6f746f68-636c-6f64-0000-000000000006 "$log"
+mkdir -p "$stage/prog/data"
+gzip -1 -n -c "$dir/pressure.img" >"$stage/prog/data/pressure.img.gz" ||
+	fail "cannot compress $dir/pressure.img into the stage"
+cp "$dir/pressure/urls" "$dir/pressure/queries.sql" "$dir/pressure/sizes" "$stage/prog/data/"
+rm -f "$dir/pressure.img"
 
 # the shared libraries of every executable and plugin staged, from the
 # unpacked packages first, then this machine

@@ -147,7 +147,7 @@ class TheTable(unittest.TestCase):
             bad = workloads.boot_main(["swap", "web"])
             none = workloads.boot_main([])
         self.assertEqual((rc, bad, none), (0, 2, 2))
-        self.assertEqual(out.getvalue(), "compile\n")
+        self.assertEqual(out.getvalue(), "compile fileserver sqlite backup_beside_compile\n")
         self.assertIn("expected BOOT [WORKLOADS...]", err.getvalue())
 
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of guest/lib.sh's ab_time, which the guest's web workload
-uses to hold ab to the load it was asked for.  Run under busybox's sh
+"""Unit tests of guest/lib.sh's ab_time and httperf_time, which the
+guest's web and fileserver workloads use to hold ab and httperf to the
+load they were asked for.  Run under busybox's sh
 (the guest's shell) when the host has busybox, else the host's sh."""
 import os
 import shutil
@@ -36,15 +37,22 @@ def ab_output(length=1024, taken="0.512", complete=500, failed=0, html=None,
     return out
 
 
-class AbTime(unittest.TestCase):
-    def ab_time(self, output, n=500, length=1024):
-        cmd = '. "%s/guest/lib.sh"; ab_time %d %d' % (ROOT, n, length)
+class LibCheck(unittest.TestCase):
+    """A guest/lib.sh check run on a load generator's output."""
+
+    def lib(self, call, output):
+        cmd = '. "%s/guest/lib.sh"; %s' % (ROOT, call)
         return subprocess.run(SHELL + ["-c", cmd], input=output,
                               capture_output=True, text=True)
 
     def assert_fails(self, p, says):
         self.assertNotEqual(p.returncode, 0, p.stdout)
         self.assertIn(says, p.stdout)
+
+
+class AbTime(LibCheck):
+    def ab_time(self, output, n=500, length=1024):
+        return self.lib("ab_time %d %d" % (n, length), output)
 
     def test_the_load_asked_for_prints_its_time(self):
         p = self.ab_time(ab_output())
@@ -80,6 +88,55 @@ class AbTime(unittest.TestCase):
 
     def test_no_output(self):
         self.assert_fails(self.ab_time(""), "none of 500")
+
+
+
+def httperf_output(conns=2000, reqs=None, replies=None, ok=None, errors=0,
+                   duration="1.043"):
+    reqs = conns if reqs is None else reqs
+    replies = reqs if replies is None else replies
+    ok = replies if ok is None else ok
+    return ("httperf --hog --timeout=60 --client=0/1 --server=127.0.0.1 --port=8080 "
+            "--uri=/ --send-buffer=4096 --recv-buffer=16384 --wlog=n,/prog/data/urls "
+            "--num-conns=%d --num-calls=1\n"
+            "Maximum connect burst length: 1\n\n"
+            "Total: connections %d requests %d replies %d test-duration %s s\n\n"
+            "Reply size [B]: header 184.0 content 70000.0 footer 0.0 (total 70184.0)\n"
+            "Reply status: 1xx=0 2xx=%d 3xx=0 4xx=%d 5xx=0\n\n"
+            "Errors: total %d client-timo 0 socket-timo 0 connrefused %d connreset 0\n"
+            "Errors: fd-unavail 0 addrunavail 0 ftab-full 0 other 0\n" % (
+                conns, conns, reqs, replies, duration, ok, replies - ok, errors, errors))
+
+
+class HttperfTime(LibCheck):
+    def httperf_time(self, output, n=2000):
+        return self.lib("httperf_time %d" % n, output)
+
+    def test_the_load_asked_for_prints_its_time(self):
+        p = self.httperf_time(httperf_output())
+        self.assertEqual((p.returncode, p.stdout), (0, "1.043\n"), p.stderr)
+
+    def test_a_request_list_shorter_than_n(self):
+        # --wlog=n: the list ends, httperf opens one more connection and
+        # stops, exit status 0
+        self.assert_fails(self.httperf_time(httperf_output(conns=2000, reqs=1999)),
+                          "2000 connections, 1999 requests")
+
+    def test_another_n(self):
+        self.assert_fails(self.httperf_time(httperf_output(conns=1000), n=2000),
+                          "1000 connections")
+
+    def test_a_reply_not_2xx(self):
+        self.assert_fails(self.httperf_time(httperf_output(ok=1999)), "1999 of them 2xx")
+
+    def test_an_error(self):
+        self.assert_fails(self.httperf_time(httperf_output(errors=1)), "httperf: 1 errors")
+
+    def test_no_output(self):
+        self.assert_fails(self.httperf_time(""), "no connections")
+
+    def test_no_time(self):
+        self.assert_fails(self.httperf_time(httperf_output(duration="0.000")), "no time")
 
 
 if __name__ == "__main__":
