@@ -192,11 +192,16 @@ KNOWN_EXITS = {"exit_flood": 4}
 KNOWN_RECLAIMS = {"reclaim_flood": 4}
 KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
+# the background's rate of a workload that has one (guest/jobs/bench.sh's
+# hotcold-background line: backup_beside_compile's backup, MB per second
+# of guest time), "" for the others; a det.csv from before it has none
+DET_OPTIONAL = ["bg_rate"]
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
     COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"] + \
-    DET_LATER
+    DET_LATER + DET_OPTIONAL
 HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
-METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "xfer", "mem", "cost", "cost_line", "rate")
+METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "xfer", "mem", "cost", "cost_line", "rate",
+           "bg_rate")
 # the prices of the estimated cycles: the modelled part's published
 # latencies, one table for every host (bench/prices.tsv)
 PRICES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prices.tsv")
@@ -356,6 +361,7 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     """Match the guest's hotcold-phase lines with the plugin's records."""
     guest = []
     rates = {}
+    bg = {}
     events = {}
     vm = {}
     caches = ""
@@ -368,6 +374,8 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
             guest.append((f[1], int(kv["ops"]), kv["cpu"]))
         elif line.startswith("hotcold-result "):
             rates[f[1]] = f[2].split("=")[1]
+        elif line.startswith("hotcold-background "):
+            bg[f[1]] = f[2].split("=")[1]
         elif line.startswith("hotcold-vmstat "):
             kv = dict(x.split("=") for x in f[2:])
             events[f[1]] = sum(int(kv.get(k, 0)) for k in HC_EVENTS)
@@ -427,7 +435,8 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in REP] +
                    [events.get(wl, "")] + exercise + [geometry, caches, stamp] +
                    [sum(v.get(k, 0) for v in vcpus) for k in XFER] +
-                   [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in XSPLIT])
+                   [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in XSPLIT] +
+                   [bg.get(wl, "")])
     return 0
 
 
@@ -542,13 +551,13 @@ def load_det(path, prices=None, geometry=None):
     rows = []
     for row in csv.DictReader(read_lines(path)):
         if None in row.values() or None in row or \
-                any(k not in row for k in DET_FIELDS if k not in DET_LATER):
+                any(k not in row for k in DET_FIELDS if k not in DET_LATER + DET_OPTIONAL):
             # a row from an older harness, without the newer columns
             stale.add(row["mode"])
             continue
         # a det.csv from before DET_LATER's columns: a model without
         # coherence, None below
-        rows.append({**{k: None for k in DET_LATER}, **row})
+        rows.append({**{k: None for k in DET_LATER}, **{k: "" for k in DET_OPTIONAL}, **row})
     def stamp(row):
         # the machine: the model and the caches the guest read (not how
         # many vCPUs shared the last level in that boot: the 2-vCPU
@@ -599,6 +608,7 @@ def load_det(path, prices=None, geometry=None):
             "cpu": row["cpu"],
             "boot": row["boot"],
             "rate": float(row["rate"]) if row["rate"] else 0,
+            "bg_rate": float(row["bg_rate"]) if row["bg_rate"] else 0,
             "ops": int(ops),
             "hc_events": int(row["hc_events"]) if row["hc_events"] else None,
             # per op; None: not counted

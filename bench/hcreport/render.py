@@ -651,6 +651,7 @@ def summary(outdir):
 DET_METRICS = (("icount", "insn1", "instructions/op, rep once", False),
                ("icount", "insn", "instructions/op", False),
                ("icount", "rate", "rate (work per 10^9 instructions)", True),
+               ("icount", "bg_rate", "background's rate (MB per 10^9 instructions)", True),
                ("cachesim", "l1m", "simulated L1D misses/op", False),
                ("cachesim", "l2m", "simulated L2 misses/op", False),
                ("cachesim", "l3m", "simulated L3 misses/op", False),
@@ -685,7 +686,7 @@ def compare_lines(det, configs):
             if key == "xfer" and not transfers(per):
                 continue
             b = per[BASE][key]
-            if key == "rate" and not b:
+            if key in ("rate", "bg_rate") and not b:
                 continue
             lines.append("| %s | %s | %d | %s | %s | %s | %s |" % (
                 wl, label, len(per[BASE].get("rounds", {})), fmt(b), spfmt(per, key),

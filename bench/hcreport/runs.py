@@ -162,7 +162,7 @@ def det_lines(ra, rb, skip_modes, other_model=()):
                 continue
             if key == "xfer" and not transfers(pa, pb):
                 continue
-            if key == "rate" and not any(b["rate"] for b in bases):
+            if key in ("rate", "bg_rate") and not any(b.get(key) for b in bases):
                 continue
             for c in configs:
                 a, b = det_cell(pa, c, key, higher), det_cell(pb, c, key, higher)

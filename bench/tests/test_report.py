@@ -1519,7 +1519,8 @@ class Transfers(unittest.TestCase):
         path = os.path.join(run.dir, "det.csv")
         with open(path) as f:
             lines = f.read().splitlines()
-        cut = len(report.ingest.DET_LATER)
+        # (the later columns and the optional one after them)
+        cut = len(report.ingest.DET_LATER) + len(report.ingest.DET_OPTIONAL)
         with open(path, "w") as f:
             f.write("\n".join(lines[:1] + [x.rsplit(",", cut)[0] if ",cachesim," in "," + x
                                            else x for x in lines[1:]]) + "\n")
@@ -1659,14 +1660,47 @@ class DetRows(unittest.TestCase):
             r = next(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
             self.assertEqual([r["xfer_k"], r["xfer_u"], r["xxfer"]], want)
             # the icount row derived from it counts no transfer
-            path = os.path.join(d.name, "cachesim.csv")
-            with open(path, "w") as f:
-                f.write(out.getvalue())
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                self.assertEqual(report.icount_rows(path), 0)
-            r = next(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+            r = self.derived(d.name, out.getvalue())
             self.assertEqual([r[k] for k in report.ingest.DET_LATER], ["0", "0", "0"])
+
+    def derived(self, tmp, rows):
+        """The first icount row report.icount_rows() derives from the
+        cachesim ROWS (det.csv text)."""
+        path = os.path.join(tmp, "cachesim.csv")
+        with open(path, "w") as f:
+            f.write(rows)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(report.icount_rows(path), 0)
+        return next(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+
+    def test_a_background_rate_is_its_own_column(self):
+        # backup_beside_compile: the build's rate in rate, the backup's
+        # in bg_rate, which the icount row derived from it keeps; a
+        # workload without a background leaves it empty
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
+        with open(job, "w") as f:
+            f.write("hotcold-result backup_beside_compile builds_per_hour=475.00\n"
+                    "hotcold-background backup_beside_compile background_mb_per_s=9.50\n"
+                    "hotcold-phase backup_beside_compile ops=1 cpu=all\n"
+                    "hotcold-result sqlite queries_per_s=900.0\n"
+                    "hotcold-phase sqlite ops=4000 cpu=all\n")
+        with open(ph, "w") as f:
+            f.write("config sim=1 phases=2 levels=3 l1size=32768 l1ways=8 l2size=524288 "
+                    "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=0\n")
+            f.write("phase=1 vcpu=0 insn_k=100 insn_u=10\nphase=2 vcpu=0 insn_k=5 insn_u=1\n")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = report.ingest.det_rows("cachesim", "hotcold", "1", "prog", job, ph)
+        self.assertEqual(rc, 0, err.getvalue())
+        rows = list(csv.DictReader(io.StringIO(out.getvalue()), fieldnames=report.DET_FIELDS))
+        self.assertEqual([(r["workload"], r["rate"], r["bg_rate"]) for r in rows],
+                         [("backup_beside_compile", "475.00", "9.50"),
+                          ("sqlite", "900.0", "")])
+        r = self.derived(d.name, out.getvalue())
+        self.assertEqual((r["mode"], r["bg_rate"]), ("icount", "9.50"))
 
     def test_without_calls_the_counts_are_empty(self):
         rc, rows, err = self.rows("")
