@@ -8,7 +8,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help test unit bench tree export tree-check tree-reset pahole kernels kernel-% image \
-	shell checkpatch build-series cachesim kunit-py clean distclean
+	shell checkpatch build-series cachesim vcpu-shares kunit-py clean distclean
 
 help:
 	@echo "hotcold -- hot/cold per-CPU page queues for Linux 6.12"
@@ -30,6 +30,8 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make build-series  build the kernel at every step of the series"
 	@echo "  make cachesim      build the bench's TCG cache plugin and run its tests"
+	@echo "  make vcpu-shares   build QEMU with turns (scripts/qemu.sh) and check that 2, 4"
+	@echo "                     and 8 busy vCPUs share fairly and repeat under -icount"
 	@echo "  make kunit-py      the series' KUnit suite under the tree's kunit.py"
 	@echo "                     (--arch=x86_64, QEMU TCG, one CPU, no SMP)"
 	@echo "  make pahole        struct per_cpu_pages in vanilla, single and the series"
@@ -87,6 +89,9 @@ build-series:
 
 cachesim: kernel-vanilla image
 	@$(S)/deps.sh bench && $(S)/cachesim.sh check
+
+vcpu-shares: kernel-vanilla image
+	@$(S)/deps.sh bench && $(S)/vcpu-shares.sh
 
 # clean deletes the saved bench runs (build/bench/*) too: archive a run
 # first (bench/report.py archive RUN DEST) to keep it

@@ -330,6 +330,9 @@ case " $MODES " in
 *" icount "* | *" cachesim "*)
 	# builds the plugin, runs its unit test and its end-to-end check
 	"$ROOT/scripts/cachesim.sh" check || exit 1
+	# the boots of more than one vCPU run QEMU with turns
+	w=$(det_workloads 2cpu) || fail "bench/workloads.tsv: see above"
+	[ "$w" = none ] || "$ROOT/scripts/qemu.sh" || exit 1
 	;;
 esac
 case " $MODES " in
@@ -476,12 +479,13 @@ wall_mode() {
 }
 
 # ---- icount / cachesim: fixed work, a few boots per configuration ----
-# One vCPU: with two, QEMU's round-robin icount scheduler runs a vCPU until
-# the next timer deadline while the other may spin on a lock, and how long
-# depends on when disk I/O completes (host time); the A/A runs differ by
-# up to a few percent.  With one vCPU the guest's own scheduler interleaves
-# the tasks.  The one scenario that needs a second CPU (a reader on the
-# other CPU) gets its own 2-vCPU boot.
+# One vCPU: with two, Debian's QEMU under -icount runs a busy vCPU until
+# the next timer deadline and the other only on what it leaves by
+# halting, so a busy second vCPU starves.  With one vCPU the guest's own
+# scheduler interleaves the tasks.  The one scenario that needs a second
+# CPU (a reader on the other CPU) gets its own 2-vCPU boot, in the QEMU
+# built with turns (scripts/qemu.sh: each vCPU runs 20000 instructions, or
+# until it halts or pauses, then the next).
 # The boot each workload runs in is the table's boot column: mem (one
 # vCPU, no disk), 2cpu (the scenario with a reader on the other CPU) or
 # disk.  The deterministic boots have no disk: a virtio-blk completion

@@ -103,17 +103,7 @@ qver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86 2>/dev/null) ||
 qcache=$OUT/qemu/cache.c
 if [ ! -f "$hdr" ] || [ ! -f "$qcache" ] || [ "$(cat "$hdr.version" 2>/dev/null)" != "$qver" ]; then
 	apt=$BUILD/apt
-	rm -rf "$apt"
-	mkdir -p "$apt/lists/partial" "$apt/src"
-	[ "$(deb_src_lists "$apt")" -gt 0 ] ||
-		fail "no deb entry in the apt sources (apt-config dump | grep Dir::Etc) -- configure the Debian mirror for apt"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/sources.list.d"
-		-o "Dir::State::Lists=$apt/lists" -o Debug::NoLocking=1)
-	msg "fetching QEMU $qver's source package for its plugin header (about 24 MB)"
-	run_logged "$log" "check the network to the configured Debian mirror (the deb-src twins of the apt sources are in ${apt#"$ROOT"/})" \
-		apt-get -q "${opts[@]}" update
-	(cd "$apt/src" && apt-get -q "${opts[@]}" source --download-only "qemu=$qver") >>"$log" 2>&1 ||
-		fail "apt-get source qemu=$qver failed (log: ${log#"$ROOT"/}) -- the installed QEMU's source must be served by the configured Debian mirror; upgrade qemu-system-x86 if it is older than the archive's" "$log"
+	qemu_source "$apt" "$log" "its plugin header" >/dev/null
 	orig=$(find "$apt/src" -maxdepth 1 -name 'qemu_*.orig.tar.*' | head -1)
 	[ -n "$orig" ] || fail "no qemu orig tarball in ${apt#"$ROOT"/}/src -- see $log" "$log"
 	mkdir -p "$OUT/include"
@@ -162,7 +152,7 @@ for layout in "2:49152:" "3:32768:,l1size=32768,l1ways=8,l2size=524288,l2ways=8,
 	levels=${layout%%:*} rest=${layout#*:}
 	l1=${rest%%:*} args=${rest#*:}
 	phases=$OUT/check-$levels.phases
-	"$ROOT/scripts/run-guest.sh" --quiet --icount --no-disk --tag "cachecheck-$levels" \
+	"$ROOT/scripts/run-guest.sh" --quiet --icount --no-disk --smp 1 --tag "cachecheck-$levels" \
 		--plugin "$OUT/cachesim.so,out=$phases$args" "$flavour" cachecheck "$l1" || exit 1
 	jobout=$LOGS/$flavour-cachecheck-cachecheck-$levels.out
 	python3 - "$jobout" "$phases" "$levels" "$n" >>"$OUT/check.tap" <<'EOPY'

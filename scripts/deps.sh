@@ -24,7 +24,9 @@ stress-ng:stress-ng pkg-config:pkg-config
 case ${1:-test} in
 unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck cpio:cpio /usr/sbin/debugfs:e2fsprogs" ;;
 test) NEED="$NEED shellcheck:shellcheck import.docutils:python3-docutils" ;;
-bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2" ;;
+bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2 meson:meson ninja:ninja-build dpkg-source:dpkg-dev
+	/usr/include/pixman-1/pixman.h:libpixman-1-dev /usr/include/zlib.h:zlib1g-dev
+	/usr/include/libfdt.h:libfdt-dev" ;;
 pahole) NEED="pahole:dwarves" ;;
 *) fail "unknown target '$1' -- usage: scripts/deps.sh [test|bench|unit|pahole]" ;;
 esac

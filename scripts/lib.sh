@@ -191,6 +191,36 @@ deb_src_lists() {
 	echo $(($(grep -c . "$dir/sources.list") + $(grep -c '^Types: ' "$dir/sources.list.d/system.sources")))
 }
 
+# qemu_source DIR LOG WHY: download the source package of the installed
+# QEMU (its .dsc, upstream tarball and Debian tarball) from the configured
+# Debian mirror into DIR/src, through a private apt state in DIR (the
+# deb-src twins of the machine's apt sources); prints its version.  WHY
+# says what it is for, in the message before the download.
+qemu_source() {
+	local dir=$1 log=$2 why=$3 qver opts
+	qver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86 2>/dev/null) ||
+		fail "qemu-system-x86 is not installed -- run scripts/deps.sh bench"
+	rm -rf "$dir"
+	mkdir -p "$dir/lists/partial" "$dir/src"
+	[ "$(deb_src_lists "$dir")" -gt 0 ] ||
+		fail "no deb entry in the apt sources (apt-config dump | grep Dir::Etc) -- configure the Debian mirror for apt"
+	opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=$dir/sources.list.d"
+		-o "Dir::State::Lists=$dir/lists" -o Debug::NoLocking=1)
+	msg "fetching QEMU $qver's source package for $why (about 24 MB)"
+	run_logged "$log" "check the network to the configured Debian mirror (the deb-src twins of the apt sources are in ${dir#"$ROOT"/})" \
+		apt-get -q "${opts[@]}" update
+	(cd "$dir/src" && apt-get -q "${opts[@]}" source --download-only "qemu=$qver") >>"$log" 2>&1 ||
+		fail "apt-get source qemu=$qver failed (log: ${log#"$ROOT"/}) -- the installed QEMU's source must be served by the configured Debian mirror; upgrade qemu-system-x86 if it is older than the archive's" "$log"
+	echo "$qver"
+}
+
+# The QEMU of make bench's deterministic boots of more than one vCPU:
+# Debian's, built from its source package with bench/qemu's turns
+# (scripts/qemu.sh); run-guest.sh boots it for --icount with --smp above 1.
+# Its stamp's first word is the QEMU version it was built from.
+QEMU_TURNS=$BUILD/qemu/qemu-system-x86_64
+QEMU_TURNS_STAMP=$BUILD/qemu/stamp
+
 # Reproducible guest images: scripts/initramfs.sh, scripts/programs.sh and
 # scripts/disk.sh make the same bytes from the same inputs, so that two
 # runs of one kernel and seed boot the same machine.  Every file they hold
@@ -369,11 +399,12 @@ bench_seed() {
 
 # bench_inputs_hash: 12 hex digits of the files a det.csv row's figures
 # follow besides the pinned source: the series, the bench-only patches,
-# the workload table (the amounts), the configuration table and the
-# kernel config fragments (what each kernel is built from); the
-# "patches=" of scripts/bench.sh's BENCH_STAMP
+# the patch to QEMU (the turns its boots of more than one vCPU take), the
+# workload table (the amounts), the configuration table and the kernel
+# config fragments (what each kernel is built from); the "patches=" of
+# scripts/bench.sh's BENCH_STAMP
 bench_inputs_hash() {
-	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch \
+	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
 		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config |
 		sha1sum | cut -c1-12
 }

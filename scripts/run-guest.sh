@@ -13,6 +13,8 @@
 #   --append "..."    extra kernel command line
 #   --tag NAME        log name suffix (build/logs/<flavour>-<job>[-NAME].log)
 #   --icount          -icount shift=0,sleep=off,align=off (guest ns = insns),
+#                     with more than one vCPU in build/qemu's QEMU, whose
+#                     vCPUs take turns (scripts/qemu.sh),
 #                     and as little run-to-run variation as the guest allows:
 #                     no RDRAND/RDSEED (the kernel's RNG seeds from them), no
 #                     address-space randomisation (norandmaps nokaslr), a
@@ -98,6 +100,10 @@ flavour=${1:-} job=${2:-}
 	fail "usage: scripts/run-guest.sh [options] FLAVOUR JOB -- see the top of the script"
 shift 2
 check_flavour "$flavour"
+case $smp in
+[1-8]) ;;
+*) fail "--smp '$smp': expected a number of vCPUs from 1 to 8 (the kernels' CONFIG_NR_CPUS)" ;;
+esac
 # shellcheck disable=SC2012 # job names are plain words
 [ -f "$ROOT/guest/jobs/$job.sh" ] ||
 	fail "unknown job '$job' -- jobs are: $(cd "$ROOT/guest/jobs" && ls | sed 's/\.sh$//' | tr '\n' ' ')"
@@ -144,7 +150,23 @@ elif [ -n "$icount" ]; then
 fi
 memory=$mem
 [ -n "$dimm" ] && memory="$mem,slots=1,maxmem=$((mem + dimm))M"
-qemu=(qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$memory"
+# Under -icount, more than one vCPU boots the QEMU built with turns
+# (scripts/qemu.sh): Debian's runs only the first busy vCPU there.
+# HOTCOLD_QEMU=debian boots Debian's anyway (scripts/vcpu-shares.sh's
+# plant: the check must fail in it).
+qemu_bin="qemu-system-x86_64"
+if [ -n "$icount" ] && [ "$smp" -gt 1 ] && [ "${HOTCOLD_QEMU:-}" != debian ]; then
+	qemu_bin=$QEMU_TURNS
+	if [ -z "$dry_run" ]; then
+		[ -x "$qemu_bin" ] ||
+			fail "no ${QEMU_TURNS#"$ROOT"/}: --icount with more than one vCPU needs QEMU with turns -- run scripts/qemu.sh"
+		built=$(cut -d' ' -f1 "$QEMU_TURNS_STAMP" 2>/dev/null)
+		have=$(dpkg-query -W -f '${source:Version}' qemu-system-x86 2>/dev/null)
+		[ "$built" = "$have" ] ||
+			fail "${QEMU_TURNS#"$ROOT"/} was built from QEMU ${built:-(no stamp)}, the installed one is ${have:-(none)} -- run scripts/qemu.sh"
+	fi
+fi
+qemu=("$qemu_bin" -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$memory"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-no-reboot -nodefaults -display none)
 [ -n "$dimm" ] && qemu+=(-object "memory-backend-ram,id=hcdimm,size=${dimm}M"

@@ -148,8 +148,8 @@ class InputsHash(unittest.TestCase):
     """lib.sh's bench_inputs_hash, the stamp's "patches=": every file a
     row's figures follow moves it"""
 
-    FILES = ("patches/0001-a.patch", "bench/alternatives/b.patch", "bench/workloads.tsv",
-             "bench/configs.tsv", "configs/base.config", "configs/debug.config")
+    FILES = ("patches/0001-a.patch", "bench/alternatives/b.patch", "bench/qemu/c.patch",
+             "bench/workloads.tsv", "bench/configs.tsv", "configs/base.config", "configs/debug.config")
 
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
