@@ -70,8 +70,10 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py boot-workloads BOOT [WORKLOADS...]
                                       the workloads one boot of
                                       scripts/bench.sh runs (wall,
-                                      wall-prog, mem, disk, 2cpu, prog,
-                                      sweep) for a WORKLOADS list
+                                      wall-prog, mem, disk, prog,
+                                      sweep or a shape of
+                                      bench/shapes.tsv: 2cpu, ccd4,
+                                      ccd8) for a WORKLOADS list
        report.py configs [COLUMN=VALUE...]
                                       the configurations of the table whose
                                       columns have those values (sets=S:

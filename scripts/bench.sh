@@ -259,6 +259,7 @@ BENCH_FLAVOURS=$(for c in $boot_configs; do f=${c#*:}; echo "${f%%:*}"; done | s
 # which workloads each boot runs: wall_lists, det_workloads
 # shellcheck source=worklists.sh
 . "$ROOT/scripts/worklists.sh"
+
 # the deterministic boots' queue
 # shellcheck source=jobqueue.sh
 . "$ROOT/scripts/jobqueue.sh"
@@ -294,13 +295,13 @@ for f in $BENCH_FLAVOURS; do
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
 # The A/A boots (the repeat, the layout A/A) run the workloads of the
-# mem, disk and 2cpu boots and wall mode's main boot: with none of those
+# mem, disk and shapes' boots and wall mode's main boot: with none of those
 # asked for (only the programs or the sweeps), there is no A/A to boot
 aa_work=
 case " $MODES " in *" wall "*) aa_work=$WALL_MAIN ;; esac
 case " $MODES " in *" icount "* | *" cachesim "*)
-	for p in mem disk 2cpu; do
-		w=$(det_workloads $p) || fail "bench/workloads.tsv: see above"
+	for p in mem disk $SHAPE_BOOTS; do
+		w=$(det_workloads "$p") || fail "bench/workloads.tsv: see above"
 		[ "$w" = none ] || aa_work="$aa_work $w"
 	done ;;
 esac
@@ -331,8 +332,10 @@ case " $MODES " in
 	# builds the plugin, runs its unit test and its end-to-end check
 	"$ROOT/scripts/cachesim.sh" check || exit 1
 	# the boots of more than one vCPU run QEMU with turns
-	w=$(det_workloads 2cpu) || fail "bench/workloads.tsv: see above"
-	[ "$w" = none ] || "$ROOT/scripts/qemu.sh" || exit 1
+	for p in $SHAPE_BOOTS; do
+		w=$(det_workloads "$p") || fail "bench/workloads.tsv: see above"
+		[ "$w" = none ] || { "$ROOT/scripts/qemu.sh" || exit 1; break; }
+	done
 	;;
 esac
 case " $MODES " in
@@ -482,14 +485,14 @@ wall_mode() {
 # One vCPU: with two, Debian's QEMU under -icount runs a busy vCPU until
 # the next timer deadline and the other only on what it leaves by
 # halting, so a busy second vCPU starves.  With one vCPU the guest's own
-# scheduler interleaves the tasks.  The one scenario that needs a second
-# CPU (a reader on the other CPU) gets its own 2-vCPU boot, in the QEMU
-# built with turns (scripts/qemu.sh: each vCPU runs 20000 instructions, or
-# until it halts or pauses, then the next).
+# scheduler interleaves the tasks.  The workloads that need more CPUs
+# (a reader on the other CPU; the seed's SMP widths) get boots of their
+# own, one per machine shape of bench/shapes.tsv (2cpu, ccd4, ccd8), in
+# the QEMU built with turns (scripts/qemu.sh: each vCPU runs 20000
+# instructions, or until it halts or pauses, then the next).
 # The boot each workload runs in is the table's boot column: mem (one
-# vCPU, no disk), 2cpu (the scenario with a reader on the other CPU) or
-# disk.  The deterministic boots have no disk: a virtio-blk completion
-# interrupt lands at an instruction count the host's I/O timing decides,
+# vCPU, no disk), a shape, prog, sweep or disk.  The deterministic boots
+# have no disk: a virtio-blk completion interrupt lands at an instruction count the host's I/O timing decides,
 # and from the first one (the mount) two boots of one kernel diverge.
 # Without host I/O (and with run-guest.sh's fixed RTC and seed) they
 # repeat instruction for instruction, and so do the counts.
@@ -534,6 +537,9 @@ det_boot() {
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
 	[ "$part" = prog ] && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
+	# (a named shape's workloads carry its name: the guest runs their
+	# base's work, shape=)
+	[ "$(shape_field "$part" 3)" = yes ] && set -- "shape=$part" "$@"
 	# (the round's seed and the shuffle apart from the configuration's
 	# append, which boot_state checks the booted allocator against)
 	# shellcheck disable=SC2086 # $disk: options
@@ -553,15 +559,16 @@ det_boot() {
 
 # det_parts C R: the boots configuration C (name:flavour:append) has in
 # round R, a part each: the one-vCPU workloads, any that need the disk,
-# the reader on the other CPU, the real programs and the sweeps
+# each machine shape's (bench/shapes.tsv: the reader on the other CPU,
+# the seed's SMP widths), the real programs and the sweeps
 det_parts() {
 	local c=$1 r=$2 part wl
-	for part in mem disk 2cpu prog sweep; do
-		[ $part != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
-		[ $part != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
-		[ $part != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
-		[ $part != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
-		wl=$(det_workloads $part) || return 1
+	for part in mem disk $SHAPE_BOOTS prog sweep; do
+		[ "$part" != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		[ "$part" != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		[ "$part" != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
+		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
+		wl=$(det_workloads "$part") || return 1
 		[ "$wl" = none ] || echo "$part"
 	done
 }
@@ -603,7 +610,7 @@ det_job() {
 	# shellcheck disable=SC2031 # queue_run sets it in the job's subshell, this one
 	msg "$mode boot $QUEUE_JOB: ${c%%:*}, round $r${seed:+ (seed $seed)}, $part boot"
 	# shellcheck disable=SC2086 # a list of workloads
-	det_boot "$mode" "$c" "$r" "$([ "$part" = 2cpu ] && echo 2 || echo 1)" "$part" $wl
+	det_boot "$mode" "$c" "$r" "$(shape_field "$part" 2 | grep . || echo 1)" "$part" $wl
 }
 
 # det_mode MODE [CHECK]: MODE's boots, DET_ROUNDS rounds of every
@@ -683,10 +690,10 @@ for m in $MODES; do
 	esac
 done
 python3 "$ROOT/bench/report.py" det-header >"$det"
-# the disk-free boots' workloads first, then those that read the disk
+# the rows in the boots' order: mem, disk, the shapes, prog, sweep
 for m in icount cachesim; do
-	for p in mem disk 2cpu prog sweep; do
-		cat "$OUT/$m"-*-$p.csv
+	for p in mem disk $SHAPE_BOOTS prog sweep; do
+		cat "$OUT/$m"-*-"$p".csv
 	done
 done >>"$det" 2>/dev/null
 msg "benchmark runs took $(($(now) - T0)) s"

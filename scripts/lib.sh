@@ -400,12 +400,13 @@ bench_seed() {
 # bench_inputs_hash: 12 hex digits of the files a det.csv row's figures
 # follow besides the pinned source: the series, the bench-only patches,
 # the patch to QEMU (the turns its boots of more than one vCPU take), the
-# workload table (the amounts), the configuration table and the kernel
+# workload table (the amounts), the machine shapes (the vCPUs), the
+# configuration table and the kernel
 # config fragments (what each kernel is built from); the "patches=" of
 # scripts/bench.sh's BENCH_STAMP
 bench_inputs_hash() {
 	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
-		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config |
+		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config |
 		sha1sum | cut -c1-12
 }
 

@@ -26,3 +26,12 @@ det_workloads() {
 	out=$(python3 "$ROOT/bench/report.py" boot-workloads "$1" "$DET_WORKLOADS") || return 1
 	echo "${out:-none}"
 }
+
+# The machine shapes (bench/shapes.tsv): SHAPE_BOOTS, the boots of more
+# than one vCPU, in the table's order; shape_field BOOT COLUMN (2: vcpus,
+# 3: named) prints a shape's column, nothing for a boot not in it
+[ -r "$ROOT/bench/shapes.tsv" ] || fail "no $ROOT/bench/shapes.tsv -- the checkout is incomplete"
+SHAPE_BOOTS=$(awk -F'\t' '!/^#/ && NF { printf "%s ", $1 }' "$ROOT/bench/shapes.tsv")
+shape_field() {
+	awk -F'\t' -v b="$1" -v c="$2" '!/^#/ && $1 == b { print $c }' "$ROOT/bench/shapes.tsv"
+}

@@ -164,7 +164,8 @@ XSPLIT = ["xxfer"]
 # rows without transfers.  A row of a det.csv that has the column but not
 # the value is still from an older harness.
 DET_LATER = XFER + XSPLIT
-# boot: mem (no disk), disk, 2cpu (scripts/bench.sh)
+# boot: mem (no disk), disk, prog, sweep or a shape of bench/shapes.tsv
+# (2cpu, ccd4, ccd8; scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
 # pcp_cold_free (the guest's vmstat around it): 0 means the
 # series made no hot/cold decision there and ran upstream's code

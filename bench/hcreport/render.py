@@ -18,8 +18,13 @@ def fmt(x):
 
 
 def boot_tags(b):
-    """the workload's boot, when it had the disk or two vCPUs"""
-    return {"disk": ["disk"], "2cpu": ["2 vCPUs"]}.get(b.get("boot"), [])
+    """the workload's boot, when it had the disk or more than one vCPU
+    (a shape of bench/shapes.tsv)"""
+    boot = b.get("boot")
+    if boot == "disk":
+        return ["disk"]
+    n = workloads.vcpus(boot) if boot else 1
+    return ["%d vCPUs" % n] if n > 1 else []
 
 
 def rfmt(r):

@@ -12,6 +12,7 @@ import shutil
 import statistics
 import sys
 
+from . import workloads
 from .ingest import (BASE, LAYOUT, REPEAT, InputError, load, load_all, load_plan,
                      read_input, run_prices, shown_path)
 from .render import DET_METRICS, NO_COHERENCE, coherent, fmt, refused, transfers
@@ -66,9 +67,10 @@ def load_run(path):
             "models": models,
             # the model's coherence (None: no cachesim rows)
             "coherence": coherent(cs) if cs else None,
-            # the workloads that booted two vCPUs, where coherence counts
-            "smp": {wl for wl, per in cs.items() if any(m.get("boot") == "2cpu"
-                                                        for m in per.values())}}
+            # the workloads that booted more than one vCPU, where
+            # coherence counts
+            "smp": {wl for wl, per in cs.items()
+                    if any(workloads.vcpus(m.get("boot")) > 1 for m in per.values())}}
 
 
 def coherence_text(r):

@@ -13,11 +13,43 @@ from .tables import TableError  # noqa: F401 (the parsers raise it)
 
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "workloads.tsv")
+SHAPES_PATH = os.path.join(os.path.dirname(PATH), "shapes.tsv")
+SHAPE_COLUMNS = ("boot", "vcpus", "named", "what")
+
+
+def parse_shapes(text, path=SHAPES_PATH):
+    """bench/shapes.tsv: {boot: {column: value}} in the table's order;
+    TableError for a line that is not a shape (vCPUs from 2 to 8, named
+    yes or no, a new lower-case name)"""
+    out = {}
+    for where, row in tables.lines(text, path, SHAPE_COLUMNS, {"named": ("yes", "no")}):
+        if not row["vcpus"].isdigit() or not 2 <= int(row["vcpus"]) <= 8:
+            raise TableError("%s: vcpus '%s', expected 2 to 8 (CONFIG_NR_CPUS=8)" % (where, row["vcpus"]))
+        b = row["boot"]
+        if not b or not all(c.isdigit() or "a" <= c <= "z" for c in b) or b in out or \
+                b in ("mem", "disk", "prog", "sweep", "wall"):
+            raise TableError("%s: boot '%s', expected a new name of lower-case letters and digits"
+                             % (where, b))
+        out[b] = row
+    return out
+
+
+try:
+    with open(SHAPES_PATH) as _f:
+        SHAPES = parse_shapes(_f.read())
+except (OSError, TableError) as _e:
+    print("report.py: bench/shapes.tsv: %s" % _e, file=sys.stderr)
+    sys.exit(2)
 COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
 VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program", "sweep"),
           "modes": ("det", "wall", "fixed"),
-          "boot": ("mem", "2cpu", "disk", "prog", "sweep"), "quick": ("yes", "no"),
+          "boot": ("mem", "disk") + tuple(SHAPES) + ("prog", "sweep"), "quick": ("yes", "no"),
           "shared": ("yes", "no")}
+
+
+def vcpus(boot):
+    """the vCPUs a deterministic boot has: its shape's, else 1"""
+    return int(SHAPES[boot]["vcpus"]) if boot in SHAPES else 1
 
 
 # a sweep's name: sweep_exit_N_MB_L or sweep_reclaim_N_MB_L
@@ -47,6 +79,11 @@ def parse(text, path=PATH):
             raise TableError("%s: amount '%s', expected a whole number" % (where, row["amount"]))
         if not row["name"] or not all(c.isalnum() or c == "_" for c in row["name"]):
             raise TableError("%s: name '%s', expected letters, digits and _" % (where, row["name"]))
+        shape = SHAPES.get(row["boot"])
+        if shape and shape["named"] == "yes" and (
+                not row["name"].endswith("_" + row["boot"]) or row["modes"] != "fixed"):
+            raise TableError("%s: %s: a workload of the %s shape is named BASE_%s, and runs in "
+                             "the fixed modes only" % (where, row["name"], row["boot"], row["boot"]))
         if (row["kind"] == "sweep") != row["name"].startswith("sweep_"):
             raise TableError("%s: %s: a sweep's name starts with sweep_, and only a sweep's" %
                              (where, row["name"]))
@@ -67,6 +104,18 @@ def parse(text, path=PATH):
         rows.append(row)
     if not rows:
         raise TableError("%s: no workload lines" % path)
+    for row in rows:
+        shape = SHAPES.get(row["boot"])
+        if shape and shape["named"] == "yes":
+            base = row["name"][:-len(row["boot"]) - 1]
+            boot = {r["name"]: r["boot"] for r in rows}.get(base)
+            if boot is None or base.endswith(tuple("_" + b for b in SHAPES)):
+                raise TableError("%s: %s: no workload %s for it to run in the %s shape"
+                                 % (path, row["name"], base, row["boot"]))
+            if boot != "mem":
+                raise TableError("%s: %s: %s boots %s, and a shape's boot has no disk or "
+                                 "programs: only a mem workload runs in a shape"
+                                 % (path, row["name"], base, boot))
     return rows
 
 
@@ -99,7 +148,7 @@ def boot_workloads(boot, listed, rows=None):
     every workload), by selected(), in the table's order.  wall: the
     workloads wall mode times (modes det or wall) but the real programs,
     which wall-prog, their own boot with the programs archive, runs; a
-    deterministic boot (mem, disk, 2cpu, prog, sweep): the workloads of
+    deterministic boot (mem, disk, prog, sweep or a shape): the workloads of
     its boot column that the deterministic modes run (modes det or
     fixed).  A boot is always given names: the guest runs the names it is
     given (every workload with none), it does not read exclusions."""

@@ -1281,11 +1281,53 @@ class WorkloadTable(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(report.workloads.main(["boot=ram"]), 2)
             self.assertEqual(report.workloads.main(["colour=red"]), 2)
-        self.assertIn("boot is one of mem, 2cpu, disk, prog, sweep", err.getvalue())
+        self.assertIn("boot is one of mem, disk, 2cpu, ccd4, ccd8, prog, sweep", err.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             self.assertEqual(report.workloads.main(["boot=2cpu"]), 0)
         self.assertEqual(out.getvalue(), "readahead_other_cpu\n")
+
+
+class Shapes(unittest.TestCase):
+    """bench/shapes.tsv, the machine shapes, and the workload lines of a
+    named shape (BASE_SHAPE, fixed modes, BASE in the table)"""
+    BASE = "w1\t2002\tdet\tmem\tno\tno\t150\tloops_per_s\tthe base\n"
+    ON4 = "w1_ccd4\t2002\tfixed\tccd4\tno\tno\t150\tloops_per_s\tw1 on 4 vCPUs\n"
+    SHAPE = "ccd4\t4\tyes\tfour cores of a CCD\n"
+
+    def test_the_shapes_parse(self):
+        w = report.workloads
+        self.assertEqual([w.vcpus(b) for b in ("mem", "2cpu", "ccd4", "ccd8")], [1, 2, 4, 8])
+        self.assertEqual(w.parse_shapes("# c\n" + self.SHAPE)["ccd4"]["vcpus"], "4")
+        for bad, why in ((self.SHAPE.replace("\t4\t", "\t9\t"), "vcpus '9', expected 2 to 8"),
+                         (self.SHAPE.replace("\t4\t", "\t1\t"), "vcpus '1'"),
+                         (self.SHAPE.replace("yes", "maybe"), "named 'maybe'"),
+                         (self.SHAPE.replace("ccd4", "mem"), "boot 'mem'"),
+                         (self.SHAPE.replace("ccd4", "CCD-4"), "boot 'CCD-4'"),
+                         (self.SHAPE + self.SHAPE, "boot 'ccd4'")):
+            with self.assertRaises(report.workloads.TableError) as e:
+                report.workloads.parse_shapes(bad, "s.tsv")
+            self.assertIn(why, str(e.exception))
+
+    def test_a_named_shapes_line_runs_a_base(self):
+        parse = report.workloads.parse
+        self.assertEqual(parse(self.BASE + self.ON4)[1]["boot"], "ccd4")
+        for bad, why in ((self.BASE + self.ON4.replace("w1_ccd4", "w1_ccd8"), "named BASE_ccd4"),
+                         (self.BASE + self.ON4.replace("\tfixed", "\tdet"), "fixed modes only"),
+                         (self.ON4, "no workload w1 for it to run"),
+                         (self.BASE.replace("w1", "w2") + self.ON4, "no workload w1"),
+                         (self.BASE.replace("\tmem", "\tdisk") + self.ON4,
+                          "only a mem workload runs in a shape")):
+            with self.assertRaises(report.workloads.TableError) as e:
+                parse(bad, "t.tsv")
+            self.assertIn(why, str(e.exception))
+
+    def test_the_report_names_a_shapes_vcpus(self):
+        from hcreport import render
+        self.assertEqual(render.boot_tags({"boot": "ccd8"}), ["8 vCPUs"])
+        self.assertEqual(render.boot_tags({"boot": "2cpu"}), ["2 vCPUs"])
+        self.assertEqual(render.boot_tags({"boot": "mem"}), [])
+        self.assertEqual(render.boot_tags({"boot": "disk"}), ["disk"])
 
 
 class Sweeps(unittest.TestCase):

@@ -110,7 +110,7 @@ class TheTable(unittest.TestCase):
     """The rule on bench/workloads.tsv: each workload in one boot of each
     kind of mode, whatever list selects it, and the command line."""
 
-    DET = ("mem", "disk", "2cpu", "prog", "sweep")
+    DET = workloads.VALUES["boot"]
 
     def boots(self, listed, which):
         return {b: boot_workloads(b, listed) for b in which}

@@ -16,6 +16,9 @@
 #                  a -NAME here is refused
 #   history=N      (fixed) start with warm-up N, so that rounds differ in
 #                  history (below)
+#   shape=SHAPE    a machine shape's boot (bench/shapes.tsv, its named
+#                  shapes): the workloads are named WORKLOAD_SHAPE, and
+#                  run WORKLOAD's work with their own line's amount
 #
 # Prints per workload:
 #   hotcold-result WORKLOAD METRIC=VALUE
@@ -40,10 +43,12 @@ MODE=${1:-wall}
 AMOUNT=${2:-4}
 shift 2
 HISTORY=0
+SHAPE=
 ONLY=
 for a in "$@"; do
 	case $a in
 	history=*) HISTORY=${a#history=} ;;
+	shape=*) SHAPE=${a#shape=} ;;
 	*) ONLY="$ONLY $a" ;;
 	esac
 done
@@ -59,6 +64,10 @@ for a in $ONLY; do
 	esac
 	awk -F'\t' -v w="$a" '$1 == w { found = 1 } END { exit !found }' /guest/workloads.tsv ||
 		{ echo "hotcold: bench: unknown workload '$a' (not in bench/workloads.tsv)"; exit 2; }
+	case $SHAPE,$a in
+	,* | *,*_"$SHAPE") ;;
+	*) echo "hotcold: bench: shape=$SHAPE: '$a' is not one of its workloads (WORKLOAD_$SHAPE)"; exit 2 ;;
+	esac
 done
 # the _n workloads: one instance per CPU, at least two (the deterministic
 # modes boot one vCPU)
@@ -71,6 +80,13 @@ wall) SECS=$AMOUNT ;;
 fixed) SECS=0 ;;
 *) echo "hotcold: bench: unknown mode '$MODE' (wall or fixed)"; exit 2 ;;
 esac
+
+# named WORKLOAD: the name WORKLOAD's rows carry in this boot: in a
+# machine shape's boot (shape=SHAPE, bench/shapes.tsv's named shapes)
+# WORKLOAD_SHAPE, a line of the table of its own that runs WORKLOAD's work
+named() {
+	echo "$1${SHAPE:+_$SHAPE}"
+}
 
 # want WORKLOAD: named, or no names given (every workload)
 want() {
@@ -92,8 +108,9 @@ field() {
 # build or configure run is 5 G instructions: SCALE would only double a
 # programs boot)
 amount() {
-	local a k
-	if ! a=$(field "$1" 7) || ! k=$(field "$1" 2); then
+	local a k w
+	w=$(named "$1")
+	if ! a=$(field "$w" 7) || ! k=$(field "$w" 2); then
 		echo 0
 		return 1
 	fi
@@ -127,7 +144,8 @@ failed() {
 # workload's metric in the table) and ops=N and opens and closes one
 # measured phase
 run() {
-	local w=$1 cpu=$2 m out v
+	local w cpu=$2 m out v
+	w=$(named "$1")
 	shift 2
 	want "$w" || return 0
 	m=$(field "$w" 8) || { failed "$w" "not in the workload table ($TABLE)"; return 1; }

@@ -94,6 +94,9 @@ det_workloads() {
 	2cpu) echo readahead_other_cpu ;;
 	prog) echo compile ;;
 	sweep) echo sweep_exit_0_40_16 ;;
+	ccd4) echo trunc80k_tmpfs_n_ccd4 ;;
+	ccd8) echo sdet_8_ccd8 ;;
+	*) echo none ;;
 	esac
 }
 call_addrs() { echo 0x1+0x2+0x3+0x4+0x5; }
@@ -118,7 +121,8 @@ def det_boots(shuffle):
         fake, build, argv = (os.path.join(tmp.name, d) for d in ("root", "build", "argv"))
         os.makedirs(os.path.join(fake, "scripts"))
         os.makedirs(argv)
-        for d in ("source.conf",):
+        os.makedirs(os.path.join(fake, "bench"))
+        for d in ("source.conf", "bench/shapes.tsv"):
             os.symlink(os.path.join(ROOT, d), os.path.join(fake, d))
         wrapper = os.path.join(fake, "scripts", "run-guest.sh")
         with open(wrapper, "w") as f:
@@ -186,6 +190,20 @@ class SeededRounds(unittest.TestCase):
                 # RDRAND carries the seed into the guest's RNG
                 self.assertNotIn("-rdrand", one(argv, "-cpu").split(","))
                 self.assertIn("-icount", argv)
+
+    def test_each_shape_boots_its_vcpus_and_names_itself_if_named(self):
+        want = {"mem": ("1", False), "2cpu": ("2", False), "ccd4": ("4", True),
+                "ccd8": ("8", True)}
+        seen = set()
+        for (mode, name, r, part), argv in sorted(self.boots.items()):
+            if part not in want:
+                continue
+            seen.add(part)
+            smp, named = want[part]
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                self.assertEqual(one(argv, "-smp"), smp)
+                self.assertEqual("shape=" + part in one(argv, "-append"), named)
+        self.assertEqual(seen, set(want))
 
     def test_every_configuration_and_round_boots(self):
         booted = {(name, r) for (_, name, r, _) in self.boots}
