@@ -492,7 +492,8 @@ wall_mode() {
 # instructions, or until it halts or pauses, then the next).
 # The boot each workload runs in is the table's boot column: mem (one
 # vCPU, no disk), a shape, prog, sweep or disk.  The deterministic boots
-# have no disk: a virtio-blk completion interrupt lands at an instruction count the host's I/O timing decides,
+# have no disk: a virtio-blk completion interrupt lands at an instruction
+# count the host's I/O timing decides,
 # and from the first one (the mount) two boots of one kernel diverge.
 # Without host I/O (and with run-guest.sh's fixed RTC and seed) they
 # repeat instruction for instruction, and so do the counts.
