@@ -104,11 +104,12 @@ def parse(text, path=PATH):
         rows.append(row)
     if not rows:
         raise TableError("%s: no workload lines" % path)
+    boots = {r["name"]: r["boot"] for r in rows}
     for row in rows:
         shape = SHAPES.get(row["boot"])
         if shape and shape["named"] == "yes":
             base = row["name"][:-len(row["boot"]) - 1]
-            boot = {r["name"]: r["boot"] for r in rows}.get(base)
+            boot = boots.get(base)
             if boot is None or base.endswith(tuple("_" + b for b in SHAPES)):
                 raise TableError("%s: %s: no workload %s for it to run in the %s shape"
                                  % (path, row["name"], base, row["boot"]))
