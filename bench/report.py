@@ -19,6 +19,10 @@ the rounds resolve are printed for every metric.  Two A/A checks:
 vanilla's first round against the same boot repeated (vanilla-repeat:
 the instruments' repeatability, exact), and vanilla-layout (vanilla built
 with its layout shifted, under the same seeds: its interval must hold 1).
+The page allocator's zone->lock holds per operation (all, batch refills,
+batch drains: hcreport/locks.py's call sites, counted by the plugin) and
+the per-CPU lists each workload left against the CPU's cache slice; the
+seed's SMP benchmarks side by side at 1, 4 and 8 vCPUs (bench/shapes.tsv).
 
 Wall mode (results.csv, vmstat.csv): for each workload and metric the
 median and min-max of each configuration over the rounds, and each
@@ -87,7 +91,13 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py configs kernels      KERNEL SOURCE PATCH, a line per
                                       kernel of the table
        report.py calls                the kernel functions whose calls the
-                                      plugin counts (its calls=), in order
+                                      plugin counts (its calls=), in order;
+                                      lock-sites' three groups follow them
+       report.py lock-sites KERNEL_DIR
+                                      the plugin's calls= items that count
+                                      zone->lock holds in the kernel built
+                                      in KERNEL_DIR: all, refills, drains
+                                      (bench/hcreport/locks.py)
        report.py det-header           the header of det.csv
        report.py det-rows MODE CONFIG ROUND BOOT JOB.out PLUGIN.phases
                                       det.csv rows of one boot: the guest's
@@ -117,7 +127,7 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import charts, configs, ingest, workloads  # noqa: E402,F401
+from hcreport import charts, configs, ingest, locks, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -143,6 +153,8 @@ def main():
         return workloads.boot_main(sys.argv[2:])
     if cmd == "configs":
         return configs.main(sys.argv[2:])
+    if cmd == "lock-sites":
+        return locks.main(sys.argv[2:])
     if cmd == "calls" and len(sys.argv) == 2:
         print(" ".join(ingest.CALL_SYMS))
         return 0

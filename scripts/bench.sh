@@ -159,8 +159,9 @@ named() {
 # each, in CONFIGS' order), want_configs (their names), BASE_CONFIG and
 # REPEAT (the base and its repeat boot, NAME:KERNEL:APPEND), AA_CONFIGS
 # (the A/A configurations), FIXED_CONFIGS (those of the deterministic
-# modes only), PROG_CONFIGS and SWEEP_CONFIGS (those that boot the real
-# programs, in the first PROG_ROUNDS rounds, and the sweeps)
+# modes only), PROG_CONFIGS, SWEEP_CONFIGS and SHAPE_CONFIGS (those that
+# boot the real programs, in the first PROG_ROUNDS rounds, the sweeps and
+# the named machine shapes)
 configs_from() {
 	local line
 	while IFS= read -r line; do
@@ -173,6 +174,7 @@ configs_from() {
 		fixed=*) FIXED_CONFIGS=${line#*=} ;;
 		programs=*) PROG_CONFIGS=${line#*=} ;;
 		sweeps=*) SWEEP_CONFIGS=${line#*=} ;;
+		shapes=*) SHAPE_CONFIGS=${line#*=} ;;
 		esac
 	done <<<"$1"
 }
@@ -506,16 +508,20 @@ wall_mode() {
 # calls= argument): CALL_SYMS, from bench/report.py calls (what each
 # workload exercises: bench/hcreport/ingest.py, which reads the counts
 # in that order).
-# call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...
+# call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...,
+# then the call sites of zone->lock in FLAVOUR's page allocator, three
+# counters of ADDR/ADDR... (report.py lock-sites: all, refills, drains)
 # (the deterministic boots run without KASLR)
 call_addrs() {
-	local map=$BUILD/kernel-$1/System.map s a out=''
+	local map=$BUILD/kernel-$1/System.map s a out='' locks
 	for s in $CALL_SYMS; do
 		a=$(awk -v s="$s" '$3 == s { print "0x" $1; exit }' "$map" 2>/dev/null)
 		[ -n "$a" ] || { msg "no $s in ${map#"$ROOT"/}: the plugin cannot count its calls"; return 1; }
 		out="$out+$a"
 	done
-	echo "${out#+}"
+	locks=$(python3 "$ROOT/bench/report.py" lock-sites "$BUILD/kernel-$1") ||
+		{ msg "the plugin cannot count kernel-$1's zone->lock holds (above)"; return 1; }
+	echo "${out#+}+$locks"
 }
 
 # det_seed R: round R's QEMU seed with SHUFFLE=1 (lib.sh's BENCH_SEEDS:
@@ -561,12 +567,16 @@ det_boot() {
 # det_parts C R: the boots configuration C (name:flavour:append) has in
 # round R, a part each: the one-vCPU workloads, any that need the disk,
 # each machine shape's (bench/shapes.tsv: the reader on the other CPU,
-# the seed's SMP widths), the real programs and the sweeps
+# the seed's SMP widths: the named shapes in SHAPE_CONFIGS only), the
+# real programs and the sweeps
 det_parts() {
 	local c=$1 r=$2 part wl
 	for part in mem disk $SHAPE_BOOTS prog sweep; do
 		[ "$part" != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ "$part" != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		# (a named shape: the shapes set's configurations only)
+		[ "$(shape_field "$part" 3)" != yes ] ||
+			case " $SHAPE_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
 		[ "$part" != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
 		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
 		wl=$(det_workloads "$part") || return 1

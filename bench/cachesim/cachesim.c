@@ -30,7 +30,8 @@
  *     rep_k=.. repx_k=.. rep_u=.. repx_u=.. (rep string instructions:
  *     iterations, each counted in insn_*, and instructions executed)
  *     dma=.. dma_lost=..
- *     call0=.. call1=.. (with calls=: the executions of each address)
+ *     call0=.. call1=.. (with calls=: the executions of each item's
+ *     addresses, summed)
  * (loads are the rest; with two levels l3m is 0).  dma counts the DMA
  * markers applied, dma_lost the markers whose access never came (a
  * second marker on the vCPU came first).  A marker still pending when a
@@ -56,14 +57,19 @@
  *   strfill=on|off a rep string store that misses L1 is filled through
  *                  every level (on) or allocated in L1 without a read
  *                  (off: the full-line fast-string protocol)
- *   calls=ADDR+ADDR...
+ *   calls=ADDR+ADDR/ADDR...
  *                  count the executions of the instructions at these
- *                  virtual addresses in each phase (up to 8; a function's
- *                  address from System.map: its calls), as call0, call1...
+ *                  virtual addresses in each phase (up to 12 counters; a
+ *                  function's address from System.map: its calls), as
+ *                  call0, call1...; an item ADDR/ADDR/... is one counter,
+ *                  the sum over its addresses (the call sites of a lock
+ *                  in one file: up to 64 addresses in all)
  *
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,10 +83,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum { USER, KERNEL };
 
-/* calls=: the addresses whose executions are counted per phase */
-#define MAX_CALLS 8
-static uint64_t call_pcs[MAX_CALLS];
-static int nr_calls;
+/*
+ * calls=: the addresses whose executions are counted per phase, and the
+ * counter each one adds to (several addresses may share one)
+ */
+#define MAX_CALLS 12
+#define MAX_CALL_PCS 64
+static uint64_t call_pcs[MAX_CALL_PCS];
+static int call_ctr[MAX_CALL_PCS];
+static int nr_call_pcs, nr_calls;
 
 struct vcpu {
 	struct cache l1, l2;	/* l2: private, with three levels */
@@ -196,7 +207,7 @@ static void rep_exec(unsigned int vcpu, void *udata)
 	v->rep_seq = v->tb_seq;
 }
 
-/* an instruction of calls= ran (udata: its index) */
+/* an instruction of calls= ran (udata: its counter) */
 static void call_exec(unsigned int vcpu, void *udata)
 {
 	if (in_phase && vcpu < (unsigned int)nr_vcpus)
@@ -426,11 +437,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)m);
 		if (m == DMA_MAGIC)
 			add_dma_pc(pc + qemu_plugin_insn_size(insn));
-		for (c = 0; c < nr_calls; c++)
+		for (c = 0; c < nr_call_pcs; c++)
 			if (pc == call_pcs[c])
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
 								       QEMU_PLUGIN_CB_NO_REGS,
-								       (void *)(uintptr_t)c);
+								       (void *)(uintptr_t)call_ctr[c]);
 		if (is_dma_pc(pc))
 			cb = mem_access_dma;
 		else if (is_rep_string_store(qemu_plugin_insn_data(insn),
@@ -503,12 +514,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 
 			do {
 				if (nr_calls == MAX_CALLS)
-					return fail(k, "more than 8 addresses");
-				x = strtoull(p, &end, 0);
-				if (end == p || (*end && *end != '+') || !x)
-					return fail(k, "expected ADDR+ADDR... (numbers, not 0)");
-				call_pcs[nr_calls++] = x;
-				p = end + 1;
+					return fail(k, "more than 12 counters");
+				do {
+					if (nr_call_pcs == MAX_CALL_PCS)
+						return fail(k, "more than 64 addresses");
+					/* (strtoull takes a sign and spaces: refused) */
+					errno = 0;
+					x = isdigit((unsigned char)*p) ? strtoull(p, &end, 0) : 0;
+					if (!x || errno || (*end && *end != '+' && *end != '/'))
+						return fail(k, "expected ADDR+ADDR/ADDR... (numbers, not 0)");
+					call_ctr[nr_call_pcs] = nr_calls;
+					call_pcs[nr_call_pcs++] = x;
+					p = end + 1;
+				} while (*end == '/');
+				nr_calls++;
 			} while (*end);
 			continue;
 		}

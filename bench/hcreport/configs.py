@@ -22,7 +22,7 @@ VALUES = {"source": ("baseline", "series"), "switch": ("none", "0", "1"), "pcp":
           "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "power", "-")}
 # the roles a table must have, one line each (the others: at most one)
 NEEDED = ("base", "series", "switch-off")
-SETS = ("default", "quick", "programs", "sweeps")
+SETS = ("default", "quick", "programs", "sweeps", "shapes")
 # the directory a patch must be in
 ALTERNATIVES = "bench/alternatives/"
 
@@ -210,8 +210,9 @@ def bench_lines(listed, quick, rows=None):
     NAME:KERNEL:APPEND each), names (theirs), base and repeat
     (NAME:KERNEL:APPEND, repeat empty without one), aa (the A/A
     configurations: repeat and layout), fixed (those of the icount and
-    cachesim modes only), programs and sweeps (those that boot the real
-    programs, the sweeps).  SelectError for a CONFIGS value select()
+    cachesim modes only), programs, sweeps and shapes (those that boot the
+    real programs, the sweeps, the named machine shapes: the repeat with
+    the base).  SelectError for a CONFIGS value select()
     refuses."""
     rows = rows if rows is not None else table()
     picked = select(listed, quick, rows)
@@ -223,7 +224,9 @@ def bench_lines(listed, quick, rows=None):
             "aa=" + " ".join(r["name"] for r in rows if r["role"] in ("repeat", "layout")),
             "fixed=" + " ".join(names(rows, modes="fixed")),
             "programs=" + " ".join(names(rows, sets="programs")),
-            "sweeps=" + " ".join(names(rows, sets="sweeps"))]
+            "sweeps=" + " ".join(names(rows, sets="sweeps")),
+            # (the repeat, vanilla's round 1 again, boots the shapes too)
+            "shapes=" + " ".join(names(rows, sets="shapes") + ([repeat] if repeat else []))]
 
 
 def kernel_lines(rows=None):

@@ -11,7 +11,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from . import configs, workloads
+from . import configs, locks, workloads
 
 
 # the configurations of the roles the report gives a meaning
@@ -193,16 +193,29 @@ KNOWN_EXITS = {"exit_flood": 4}
 KNOWN_RECLAIMS = {"reclaim_flood": 4}
 KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
+# zone->lock acquisitions by the page allocator in the phase, every
+# vCPU's: all of them, those of batch refills of the per-CPU lists and
+# those of batch drains (the plugin's counters after CALL_SYMS', from the
+# call sites report.py lock-sites finds: hcreport/locks.py); "" from a
+# plugin run without them.  Every exit of exit_flood frees more than a
+# per-CPU list holds (KNOWN_EXITS; its tasks fault their memory in before
+# the phase), so its phase drains: what checks that the sites count.
+LOCKS = list(locks.GROUPS)
+# the per-CPU lists as the workload left them (the guest's hotcold-pcp
+# line, after its phase): over the CPUs, the largest list, the largest
+# hot part of one and the largest high, in pages; "" without the line
+PCP_LISTS = ["pcp_count", "pcp_hot", "pcp_high"]
+PCP_KEYS = ("count_max", "hot_max", "high_max")
 # the background's rate of a workload that has one (guest/jobs/bench.sh's
 # hotcold-background line: backup_beside_compile's backup, MB per second
 # of guest time), "" for the others; a det.csv from before it has none
-DET_OPTIONAL = ["bg_rate"]
+DET_OPTIONAL = ["bg_rate"] + LOCKS + PCP_LISTS
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
     COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"] + \
     DET_LATER + DET_OPTIONAL
 HC_EVENTS = ("pcp_cold_alloc", "pcp_cold_request", "pcp_cold_free")
 METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "xfer", "mem", "cost", "cost_line", "rate",
-           "bg_rate")
+           "bg_rate", "locks", "refills", "drains")
 # the prices of the estimated cycles: the modelled part's published
 # latencies, one table for every host (bench/prices.tsv)
 PRICES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prices.tsv")
@@ -365,6 +378,7 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     bg = {}
     events = {}
     vm = {}
+    pcp = {}
     caches = ""
     for line in read_lines(jobout):
         f = line.split()
@@ -377,6 +391,9 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
             rates[f[1]] = f[2].split("=")[1]
         elif line.startswith("hotcold-background "):
             bg[f[1]] = f[2].split("=")[1]
+        elif line.startswith("hotcold-pcp "):
+            kv = dict(x.split("=") for x in f[2:])
+            pcp[f[1]] = [kv.get(k, "") for k in PCP_KEYS]
         elif line.startswith("hotcold-vmstat "):
             kv = dict(x.split("=") for x in f[2:])
             events[f[1]] = sum(int(kv.get(k, 0)) for k in HC_EVENTS)
@@ -426,6 +443,25 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
                   "workload that forks: calls= does not count what CALL_SYMS names" %
                   (jobout, wl), file=sys.stderr)
             return 1
+        nl = len(CALL_SYMS)
+        lk = [sum(v.get("call%d" % k, 0) for v in recs[i].values())
+              for k in range(nl, nl + len(LOCKS))]
+        locked = all("call%d" % k in recs[i][0] for k in range(nl, nl + len(LOCKS)))
+        # (the refill and drain sites are among all sites, so this fails
+        # only on counters read in the wrong order or a plugin that did
+        # not sum a group; the sites themselves are checked against
+        # vmlinux's bytes by report.py lock-sites, and by the drains below)
+        if locked and lk[0] < lk[1] + lk[2]:
+            print("report.py: %s: %s: %d zone->lock holds, fewer than its %d refills and "
+                  "%d drains: the plugin's counters are not the groups report.py "
+                  "lock-sites gave, in that order" %
+                  (jobout, wl, lk[0], lk[1], lk[2]), file=sys.stderr)
+            return 1
+        if locked and wl in KNOWN_EXITS and not lk[2]:
+            print("report.py: %s: %s: no drain of the per-CPU lists under zone->lock in "
+                  "%d exits: the lock sites do not count" % (jobout, wl, exits),
+                  file=sys.stderr)
+            return 1
         kv = vm.get(wl, {})
         exercise = [kv.get("pcp_cold_free", ""), kv.get("pcp_cold_request", "")] + (
             [sum(calls[:3]), calls[3], calls[4]] if counted else ["", "", ""])
@@ -437,7 +473,8 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
                    [events.get(wl, "")] + exercise + [geometry, caches, stamp] +
                    [sum(v.get(k, 0) for v in vcpus) for k in XFER] +
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in XSPLIT] +
-                   [bg.get(wl, "")])
+                   [bg.get(wl, "")] + (lk if locked else [""] * len(LOCKS)) +
+                   pcp.get(wl, [""] * len(PCP_LISTS)))
     return 0
 
 
@@ -487,7 +524,7 @@ def boot_state(config, flavour, append, jobout):
 # under -icount the guest's clock counts instructions, so the cache model
 # running or not changes nothing the guest does
 SAME_IN_BOTH = ["workload", "config", "round", "boot", "cpu", "ops", "insn_k", "insn_u",
-                "rep", "repx", "hc_events"] + EXERCISE + ["caches", "stamp"]
+                "rep", "repx", "hc_events"] + EXERCISE + ["caches", "stamp"] + LOCKS + PCP_LISTS
 
 
 def icount_rows(cachesim_csv, check_csv=None):
@@ -610,6 +647,11 @@ def load_det(path, prices=None, geometry=None):
             "boot": row["boot"],
             "rate": float(row["rate"]) if row["rate"] else 0,
             "bg_rate": float(row["bg_rate"]) if row["bg_rate"] else 0,
+            # zone->lock holds per op: all, refills, drains (None: not counted)
+            **{k: float(row[c]) / ops if row[c] != "" else None
+               for k, c in zip(("locks", "refills", "drains"), LOCKS)},
+            # pages on the per-CPU lists after the phase (None: not read)
+            **{k: float(row[k]) if row[k] != "" else None for k in PCP_LISTS},
             "ops": int(ops),
             "hc_events": int(row["hc_events"]) if row["hc_events"] else None,
             # per op; None: not counted
@@ -636,7 +678,7 @@ def load_det(path, prices=None, geometry=None):
             for c, rs in per.items():
                 ms = list(rs.values())
                 med = dict(ms[0])
-                for k in METRICS + tuple(SPLIT + XSPLIT):
+                for k in METRICS + tuple(SPLIT + XSPLIT + PCP_LISTS):
                     vs = [x[k] for x in ms]
                     med[k] = None if None in vs else statistics.median(vs)
                 med["ops"] = int(statistics.median(x["ops"] for x in ms))

@@ -532,6 +532,156 @@ def seed_section(det, wall_data, vm=None):
     return lines + [""]
 
 
+# the 2002 benchmarks that have workloads on the machine shapes: the
+# one-vCPU workload, whose named shapes' workloads are BASE_SHAPE
+SEED_WIDTHS = (("80 KB create-delete, a task per vCPU", "trunc80k_tmpfs_n"),
+               ("SDET, 8 scripts", "sdet_8"))
+# the rows of each: (mode, key, label); instructions and zone->lock holds
+# from the icount rows where the run has them, else the cachesim rows
+# (the same counts)
+WIDTH_METRICS = (("icount", "insn1", "instructions, rep once"),
+                 ("icount", "locks", "page_alloc.c's zone->lock holds"),
+                 ("icount", "refills", "of those, batch refills"),
+                 ("icount", "drains", "of those, batch drains"),
+                 ("cachesim", "l1m", "L1D misses"),
+                 ("cachesim", "l2m", "L2 misses"),
+                 ("cachesim", "l3m", "L3 misses"),
+                 ("cachesim", "xfer", "cross-core transfers"),
+                 ("cachesim", "cost", "estimated cycles (RFO)"))
+
+
+# the counts of events per op (zone->lock holds), which vanilla may
+# make none of in a phase
+COUNT_KEYS = ("locks", "refills", "drains")
+
+
+def shape_columns(det, base):
+    """[(title, workload)]: BASE on one vCPU, then BASE_SHAPE on each named
+    shape of bench/shapes.tsv that the run measured"""
+    ran = set(det.get("icount", {})) | set(det.get("cachesim", {}))
+    cols = [("1 vCPU", base)] if base in ran else []
+    for b, row in workloads.SHAPES.items():
+        if row["named"] == "yes" and "%s_%s" % (base, b) in ran:
+            cols.append(("%s vCPUs (%s)" % (row["vcpus"], b), "%s_%s" % (base, b)))
+    return cols
+
+
+def width_cell(per, c, key):
+    """c's paired ratio to vanilla on KEY; for a count vanilla made 0 of
+    in some round (a phase without a drain), c's own median per op
+    instead, which no ratio can stand for; "-" where either was not
+    measured"""
+    m, b = per.get(c, {}), per.get(BASE, {})
+    if m.get(key) is None or b.get(key) is None:
+        return "-"
+    if key in COUNT_KEYS and any(r.get(key) == 0 for r in b.get("rounds", {}).values()):
+        return "%s per op (vanilla 0 in a round)" % fmt(m[key])
+    return sfmt(per, c, key)
+
+
+def widths_section(det, configs):
+    """The seed's SMP benchmarks at 1, 4 and 8 vCPUs side by side: per
+    operation, vanilla's figure and every other configuration's paired
+    ratio to it, with its interval and verdict; [] if no benchmark ran on
+    a shape"""
+    others = [c for c in configs if c != BASE]
+    lines = []
+    for bench, base in SEED_WIDTHS:
+        cols = shape_columns(det, base)
+        if len(cols) < 2:
+            continue
+        if not lines:
+            lines = [
+                "## The seed's table at 1, 4 and 8 vCPUs", "",
+                "The seed's SMP benchmarks on the machine shapes of bench/shapes.tsv "
+                "(docs/bench.md, \"Machine shapes\"): the same work per task, a task "
+                "per vCPU on the shapes, every vCPU's counts summed.  Per operation: "
+                "vanilla's median, then each configuration's paired ratio to "
+                "vanilla, 95 % interval and verdict (below 1 is less; where vanilla "
+                "counted none in a round, the configuration's own count per op).  "
+                "zone->lock holds: the page allocator's acquisitions of a zone's lock "
+                "(bench/hcreport/locks.py: every call site in mm/page_alloc.c, "
+                "counted by the cache plugin; compaction's and page isolation's are "
+                "not counted), of which batch refills and drains of the per-CPU "
+                "lists; nopcp takes one for every page.  Misses, "
+                "transfers and cycles are simulated (the Zen 3 model, coherent "
+                "with two vCPUs or more; cycles a model, RFO pricing).  `-`: not "
+                "measured (a mode, a configuration or an older plugin without the "
+                "lock counters).", ""]
+        lines += ["### %s (`%s`)" % (bench, base), "",
+                  "| metric | configuration | " + " | ".join(t for t, _ in cols) + " |",
+                  "|---|---|" + "---|" * len(cols)]
+        for mode, key, label in WIDTH_METRICS:
+            pers = []
+            for _, wl in cols:
+                ic = det.get("icount", {}).get(wl)
+                cs = det.get("cachesim", {}).get(wl, {})
+                pers.append((ic if mode == "icount" and ic else cs) or {})
+            bases = [p.get(BASE, {}).get(key) for p in pers]
+            if all(b is None for b in bases):
+                continue
+            if key == "l3m" and not any(p.get(BASE, {}).get("levels") == 3 for p in pers):
+                continue
+            # (one vCPU has no other cache to transfer a line from)
+            one = [key == "xfer" and workloads.vcpus(p.get(BASE, {}).get("boot")) == 1
+                   for p in pers]
+            lines.append("| %s | vanilla | %s |" % (label, " | ".join(
+                "n/a (1 vCPU)" if o else "-" if b is None else fmt(b)
+                for b, o in zip(bases, one))))
+            for c in others:
+                if not any(c in p for p in pers):
+                    continue
+                lines.append("| | %s/vanilla | %s |" % (c, " | ".join(
+                    "n/a (1 vCPU)" if o else width_cell(p, c, key)
+                    for p, o in zip(pers, one))))
+        lines.append("")
+    return lines
+
+
+def slice_pages(m):
+    """the CPU's slice of the last level, in pages, from the guest's
+    hotcold-caches (its slice_pages=), or None"""
+    for x in (m.get("caches") or "").split():
+        if x.startswith("slice_pages="):
+            return int(x.split("=")[1])
+    return None
+
+
+def lists_section(det, configs):
+    """The per-CPU lists against each CPU's cache slice: per workload and
+    configuration, the largest high, list and hot part of a list over the
+    CPUs as the workload left them (medians over the rounds), and the hot
+    part over the slice; [] where no row has them"""
+    rows = []
+    for wl, per in (det.get("cachesim") or det.get("icount") or {}).items():
+        for c in [BASE] + [x for x in configs if x != BASE]:
+            m = per.get(c)
+            if not m or m.get("pcp_count") is None:
+                continue
+            sl = slice_pages(m)
+            rows.append("| %s | %d | %s | %s | %.0f | %.0f | %.0f | %s |" % (
+                wl, workloads.vcpus(m.get("boot")), c, "-" if sl is None else sl,
+                m["pcp_high"], m["pcp_count"], m["pcp_hot"],
+                "-" if not sl else "%.2f" % (m["pcp_hot"] / sl)))
+    if not rows:
+        return []
+    return ["## The per-CPU lists against each CPU's cache slice", "",
+            "The seed bounded the hot list by the cache: \"if the hot list grows "
+            "larger than the processor's cache, the chances of those pages actually "
+            "being hot start to get pretty small\".  Per workload, as it left the "
+            "lists (read from /proc/zoneinfo after its measured phase; medians over "
+            "the rounds): over the CPUs, the largest `high` (every zone's, summed per "
+            "CPU: PCP auto-tuning moves it), the largest list and the largest hot "
+            "part of one (the series' `hot:`; a kernel without a cold list: the "
+            "whole list), in pages.  The slice is the guest's: its last level over "
+            "the CPUs that share it (hotcold-caches `slice_pages`).  `hot/slice` "
+            "above 1: a CPU's hot list outgrew its share of the cache.  One reading "
+            "after the phase, not the largest during it.", "",
+            "| workload | vCPUs | config | slice (pages) | high | largest list | "
+            "largest hot part | hot/slice |",
+            "|---|---|---|---|---|---|---|---|"] + rows + [""]
+
+
 def med_of(per, c, key):
     """the median over c's rounds of a per-op count, None if not counted"""
     vs = [r.get(key) for r in per.get(c, {}).get("rounds", {}).values()]
@@ -657,6 +807,7 @@ DET_METRICS = (("icount", "insn1", "instructions/op, rep once", False),
                ("icount", "insn", "instructions/op", False),
                ("icount", "rate", "rate (work per 10^9 instructions)", True),
                ("icount", "bg_rate", "background's rate (MB per 10^9 instructions)", True),
+               ("icount", "locks", "page_alloc.c's zone->lock holds/op", False),
                ("cachesim", "l1m", "simulated L1D misses/op", False),
                ("cachesim", "l2m", "simulated L2 misses/op", False),
                ("cachesim", "l3m", "simulated L3 misses/op", False),
@@ -691,7 +842,7 @@ def compare_lines(det, configs):
             if key == "xfer" and not transfers(per):
                 continue
             b = per[BASE][key]
-            if key in ("rate", "bg_rate") and not b:
+            if (key in ("rate", "bg_rate") and not b) or (key == "locks" and b is None):
                 continue
             lines.append("| %s | %s | %d | %s | %s | %s | %s |" % (
                 wl, label, len(per[BASE].get("rounds", {})), fmt(b), spfmt(per, key),
@@ -799,6 +950,8 @@ def report(outdir):
     data, _ = load(os.path.join(outdir, "results.csv"))
     if det or data:
         lines += seed_section(det or {}, data, vm)
+    lines += widths_section(det, dconfigs)
+    lines += lists_section(det, dconfigs)
     lines += exercise_section(det)
     if data:
         wl, plot, others, tn = wall_section(outdir, plan, vm)

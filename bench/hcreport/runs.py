@@ -104,8 +104,10 @@ def det_cell(per, c, key, higher):
     NO_COHERENCE: a transfer count a model without coherence never had"""
     if not per or c not in per or BASE not in per:
         return None
-    if key == "xfer" and (per[c].get(key) is None or per[BASE].get(key) is None):
-        return NO_COHERENCE
+    if per[c].get(key) is None or per[BASE].get(key) is None:
+        # (not counted: a transfer by a model without coherence, a lock
+        # hold by a plugin run without the lock sites)
+        return NO_COHERENCE if key == "xfer" else "-"
     if c == BASE:
         return "%s (%d)" % (fmt(per[BASE][key]), len(per[BASE].get("rounds", {})))
     iv = paired_ratio(per, c, key)
@@ -165,6 +167,8 @@ def det_lines(ra, rb, skip_modes, other_model=()):
             if key == "xfer" and not transfers(pa, pb):
                 continue
             if key in ("rate", "bg_rate") and not any(b.get(key) for b in bases):
+                continue
+            if key == "locks" and all(b.get(key) is None for b in bases):
                 continue
             for c in configs:
                 a, b = det_cell(pa, c, key, higher), det_cell(pb, c, key, higher)

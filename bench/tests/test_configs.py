@@ -26,11 +26,11 @@ from hcreport.configs import COLUMNS, SelectError, TableError  # noqa: E402
 # modes, role, sets, what
 GOOD = [
     ("base", "vanilla", "baseline", "-", "-", "none", "on", "det", "base",
-     "default,quick,programs,sweeps", "the baseline"),
+     "default,quick,programs,sweeps,shapes", "the baseline"),
     ("base-again", "vanilla", "baseline", "-", "-", "none", "on", "det", "repeat", "-",
      "the base booted again"),
     ("series", "hotcold-bench", "series", "-", "-", "1", "on", "det", "series",
-     "default,quick,programs,sweeps", "the series"),
+     "default,quick,programs,sweeps,shapes", "the series"),
     ("series-off", "hotcold-bench", "series", "-", "hot_cold=0", "0", "on", "det", "switch-off",
      "default,quick", "the series, switch at 0"),
     ("lists-off", "nopcp", "baseline", "bench/alternatives/nopcp.patch", "-", "none", "off",
@@ -206,13 +206,16 @@ class Select(unittest.TestCase):
             "aa=base-again shifted",
             "fixed=shifted",
             "programs=base series lists-off",
-            "sweeps=base series"])
+            "sweeps=base series",
+            # the repeat boots the shapes with the base
+            "shapes=base series base-again"])
 
     def test_no_repeat(self):
         rows = parse([r for r in GOOD if r[8] != "repeat"])
         lines = configs.bench_lines("", True, rows)
         self.assertIn("repeat=", lines)
         self.assertIn("aa=shifted", lines)
+        self.assertIn("shapes=base series", lines)
 
     def test_kernel_lines(self):
         self.assertEqual(configs.kernel_lines(self.rows), [
@@ -248,7 +251,7 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         keys = [line.split("=", 1)[0] for line in out.splitlines()]
         self.assertEqual(keys, ["configs", "names", "base", "repeat", "aa", "fixed",
-                                "programs", "sweeps"])
+                                "programs", "sweeps", "shapes"])
 
     def test_a_refused_configs_says_why_on_stdout(self):
         rc, out, err = self.main("bench", "1", "bogus")

@@ -1641,7 +1641,7 @@ class DetRows(unittest.TestCase):
         self.addCleanup(d.cleanup)
         job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
         with open(job, "w") as f:
-            f.write(self.JOB % (wl, wl, wl))
+            f.write(self.JOB % ((wl,) * self.JOB.count("%s")))
         with open(ph, "w") as f:
             f.write("config sim=1 phases=1 levels=3 l1size=32768 l1ways=8 l2size=524288 "
                     "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=5\n")
@@ -1743,6 +1743,48 @@ class DetRows(unittest.TestCase):
                           ("sqlite", "900.0", "")])
         r = self.derived(d.name, out.getvalue())
         self.assertEqual((r["mode"], r["bg_rate"]), ("icount", "9.50"))
+
+    def test_zone_lock_holds_are_the_counters_after_the_calls(self):
+        # call5-7: all holds, refills, drains, every vCPU's
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0 call5=90 "
+                                  "call6=30 call7=50")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([rows[0][k] for k in report.ingest.LOCKS], ["90", "30", "50"])
+        # a plugin run without them: empty, as an older det.csv's
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0")
+        self.assertEqual([rows[0][k] for k in report.ingest.LOCKS], ["", "", ""])
+
+    def test_fewer_holds_than_refills_and_drains_fail(self):
+        """the groups come from one list of sites: all of them at least
+        the refills and drains"""
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0 call5=79 "
+                                  "call6=30 call7=50")
+        self.assertEqual(rc, 1)
+        self.assertIn("79 zone->lock holds, fewer than its 30 refills and 50 drains: the "
+                      "plugin's counters are not the groups", err)
+
+    def test_an_exit_flood_without_drains_fails(self):
+        """exit_flood frees more than a per-CPU list holds: sites that
+        count no drain there count nothing (its memory is faulted in
+        before the phase: no refill is needed)"""
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0 call5=90 call6=30 "
+                                  "call7=0", wl="exit_flood")
+        self.assertEqual(rc, 1)
+        self.assertIn("no drain of the per-CPU lists under zone->lock in 4 exits", err)
+        rc, rows, err = self.rows(" call0=7 call1=2 call2=1 call3=4 call4=0 call5=90 call6=0 "
+                                  "call7=50", wl="exit_flood")
+        self.assertEqual(rc, 0, err)
+
+    def test_the_lists_as_the_workload_left_them(self):
+        """the guest's hotcold-pcp line, after its phase: pcp_count,
+        pcp_hot, pcp_high; a guest without it leaves them empty"""
+        self.JOB = DetRows.JOB + "hotcold-pcp %s count_max=900 hot_max=300 high_max=1419\n"
+        rc, rows, err = self.rows("", wl=self.WL)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([rows[0][k] for k in report.ingest.PCP_LISTS], ["900", "300", "1419"])
+        del self.JOB
+        rc, rows, err = self.rows("")
+        self.assertEqual([rows[0][k] for k in report.ingest.PCP_LISTS], ["", "", ""])
 
     def test_without_calls_the_counts_are_empty(self):
         rc, rows, err = self.rows("")
@@ -1873,6 +1915,100 @@ class Exercise(unittest.TestCase):
         row = next(x for x in lines[start:] if x.startswith("| compile | "))
         # hotcold's median 2002 over 2 ops; 400 pages over 2 ops
         self.assertEqual(row, "| compile | 1001 | 0 | exits | 200, 200 | 30 | 0 |")
+
+
+class WidthsTable(unittest.TestCase):
+    """The seed's SMP benchmarks side by side at 1, 4 and 8 vCPUs: a column
+    per shape the run measured, vanilla's figure and each configuration's
+    paired ratio per metric."""
+
+    def render(self, det, configs=("vanilla", "hotcold", "nopcp")):
+        from hcreport import render
+        return render.widths_section(det, list(configs))
+
+    def test_a_column_per_shape_in_the_shapes_table_order(self):
+        det = {"icount": {
+            "sdet_8_ccd8": per_config(vanilla={"insn1": [10.0] * 2, "locks": [4.0] * 2},
+                                      hotcold={"insn1": [9.0] * 2, "locks": [2.0] * 2},
+                                      nopcp={"insn1": [12.0] * 2, "locks": [40.0] * 2}),
+            "sdet_8": per_config(vanilla={"insn1": [5.0] * 2, "locks": [1.0] * 2},
+                                 hotcold={"insn1": [5.0] * 2, "locks": [1.0] * 2}),
+            "sdet_8_ccd4": per_config(vanilla={"insn1": [8.0] * 2, "locks": [3.0] * 2},
+                                      hotcold={"insn1": [8.0] * 2, "locks": [3.0] * 2})}}
+        lines = self.render(det)
+        head = next(x for x in lines if x.startswith("| metric |"))
+        self.assertEqual(head, "| metric | configuration | 1 vCPU | 4 vCPUs (ccd4) | "
+                               "8 vCPUs (ccd8) |")
+        i = lines.index("| page_alloc.c's zone->lock holds | vanilla | 1 | 3 | 4 |")
+        self.assertEqual(lines[i + 1], "| | hotcold/vanilla | 1.0000 [1.000-1.000] not resolved | "
+                                       "1.0000 [1.000-1.000] not resolved | "
+                                       "0.5000 [0.500-0.500] better |")
+        # nopcp ran on the 8-vCPU shape alone
+        self.assertEqual(lines[i + 2], "| | nopcp/vanilla | - | - | 10.0000 [10.000-10.000] worse |")
+        # no cache counts in the run: no row of them
+        self.assertFalse(any(x.startswith("| L2 misses") for x in lines))
+
+    def test_a_count_vanilla_made_none_of_is_the_configurations_own(self):
+        """no ratio to 0: the configuration's drains per op"""
+        det = {"icount": {
+            "sdet_8": per_config(vanilla={"drains": [1.0, 1.0]}, nopcp={"drains": [9.0, 9.0]}),
+            "sdet_8_ccd8": per_config(vanilla={"drains": [0.0, 1.0]},
+                                      nopcp={"drains": [30.0, 50.0]})}}
+        lines = self.render(det, ("vanilla", "nopcp"))
+        self.assertIn("| | nopcp/vanilla | 9.0000 [9.000-9.000] worse | "
+                      "40 per op (vanilla 0 in a round) |", lines)
+
+    def test_one_vcpu_has_no_transfers(self):
+        det = {"cachesim": {
+            "sdet_8": per_config(vanilla={"xfer": [0.0] * 2}, hotcold={"xfer": [0.0] * 2}),
+            "sdet_8_ccd8": per_config(vanilla={"xfer": [4.0] * 2},
+                                      hotcold={"xfer": [2.0] * 2})}}
+        for p, boot in ((det["cachesim"]["sdet_8"], "mem"),
+                        (det["cachesim"]["sdet_8_ccd8"], "ccd8")):
+            for m in p.values():
+                m["boot"] = boot
+        lines = self.render(det, ("vanilla", "hotcold"))
+        self.assertIn("| cross-core transfers | vanilla | n/a (1 vCPU) | 4 |", lines)
+        self.assertIn("| | hotcold/vanilla | n/a (1 vCPU) | 0.5000 [0.500-0.500] better |",
+                      lines)
+
+    def test_no_benchmark_on_a_shape_is_no_section(self):
+        det = {"icount": {"sdet_8": per_config(vanilla={"insn1": [5.0]})}}
+        self.assertEqual(self.render(det), [])
+
+    def test_a_count_an_older_plugin_did_not_make_is_a_dash(self):
+        det = {"icount": {
+            "trunc80k_tmpfs_n": per_config(vanilla={"insn1": [5.0], "locks": [None]},
+                                           hotcold={"insn1": [5.0], "locks": [None]}),
+            "trunc80k_tmpfs_n_ccd4": per_config(vanilla={"insn1": [5.0], "locks": [2.0]},
+                                                hotcold={"insn1": [5.0], "locks": [1.0]})}}
+        lines = self.render(det)
+        self.assertIn("| page_alloc.c's zone->lock holds | vanilla | - | 2 |", lines)
+        self.assertIn("| | hotcold/vanilla | - | 0.5000 [n/a (1 round)] not resolved |", lines)
+
+
+class ListsTable(unittest.TestCase):
+    """The per-CPU lists as each workload left them, against the slice."""
+
+    def test_the_hot_part_over_the_slice(self):
+        from hcreport import render
+        det = {"cachesim": {"trunc80k_tmpfs_n_ccd8": per_config(
+            vanilla={"pcp_count": [1500.0, 1300.0], "pcp_hot": [1500.0, 1300.0],
+                     "pcp_high": [1419.0, 1419.0]},
+            hotcold={"pcp_count": [1200.0] * 2, "pcp_hot": [512.0] * 2,
+                     "pcp_high": [1419.0] * 2})}}
+        for c in det["cachesim"]["trunc80k_tmpfs_n_ccd8"].values():
+            c.update(boot="ccd8", caches="L1=32K/16w llc_shared_cpus=8 slice_pages=1024")
+        lines = render.lists_section(det, ["vanilla", "hotcold"])
+        self.assertIn("| trunc80k_tmpfs_n_ccd8 | 8 | vanilla | 1024 | 1419 | 1400 | 1400 | 1.37 |",
+                      lines)
+        self.assertIn("| trunc80k_tmpfs_n_ccd8 | 8 | hotcold | 1024 | 1419 | 1200 | 512 | 0.50 |",
+                      lines)
+
+    def test_rows_without_the_reading_are_no_section(self):
+        from hcreport import render
+        det = {"cachesim": {"sdet_8": per_config(vanilla={"pcp_count": [None]})}}
+        self.assertEqual(render.lists_section(det, ["vanilla"]), [])
 
 
 def per_config(**values):

@@ -25,6 +25,8 @@
 #   hotcold-background WORKLOAD background_UNIT=VALUE   (a workload with a
 #                  background, backup_beside_compile: the background's rate)
 #   hotcold-vmstat WORKLOAD name=delta ...   (pcp counters over the run)
+#   hotcold-pcp WORKLOAD count_max=N hot_max=N high_max=N   (the per-CPU
+#                  lists as it left them: guest/lib.sh's pcp_lists)
 #   hotcold-phase WORKLOAD ops=N cpu=0|all   (one per measured phase, in
 #                  the order the phases close; cpu: the vCPU whose counts
 #                  are the workload's, 0 for the pinned foreground)
@@ -131,6 +133,8 @@ report_vm() {
 	awk -v w="$1" 'NR == FNR { a[$1] = $2; next }
 		{ d = ($2 == "" ? 0 : $2) - (a[$1] == "" ? 0 : a[$1]); s = s " " $1 "=" d }
 		END { print "hotcold-vmstat " w s }' /tmp/vm.before /tmp/vm.after
+	# and the per-CPU lists as it left them (guest/lib.sh)
+	pcp_lists "$1"
 }
 
 # failed WORKLOAD WHY: report a failed workload, fail the job at its end

@@ -205,6 +205,16 @@ class SeededRounds(unittest.TestCase):
                 self.assertEqual("shape=" + part in one(argv, "-append"), named)
         self.assertEqual(seen, set(want))
 
+    def test_the_named_shapes_boot_the_shapes_set_and_the_repeat_alone(self):
+        """ccd4 and ccd8 (named) in the shapes set's configurations and the
+        repeat; 2cpu (not named) in every configuration"""
+        want = set(config_table.names(sets="shapes")) | {REPEAT}
+        for part in ("ccd4", "ccd8"):
+            booted = {name for (_, name, _, p) in self.boots if p == part}
+            self.assertEqual(booted, want & ({n for n, _, _ in configs()} | {REPEAT}), part)
+        self.assertEqual({name for (_, name, _, p) in self.boots if p == "2cpu"},
+                         {n for n, _, _ in configs()} | {REPEAT})
+
     def test_every_configuration_and_round_boots(self):
         booted = {(name, r) for (_, name, r, _) in self.boots}
         for name, _, _ in configs():

@@ -6,6 +6,7 @@ load they were asked for.  Run under busybox's sh
 import os
 import shutil
 import subprocess
+import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -137,6 +138,64 @@ class HttperfTime(LibCheck):
 
     def test_no_time(self):
         self.assert_fails(self.httperf_time(httperf_output(duration="0.000")), "no time")
+
+
+# /proc/zoneinfo's pagesets, cut down: two zones, two CPUs; the series
+# prints hot: and cold: under count:
+ZONEINFO = """Node 0, zone      DMA
+  pagesets
+    cpu: 0
+              count: 10
+              high:  20
+              batch: 1
+  vm stats threshold: 2
+    cpu: 1
+              count: 0
+              high:  20
+              batch: 1
+  vm stats threshold: 2
+Node 0, zone    DMA32
+  pagesets
+    cpu: 0
+              count: 300
+              hot:   100
+              cold:  200
+              high:  1000
+              batch: 63
+  vm stats threshold: 24
+    cpu: 1
+              count: 250
+              hot:   250
+              cold:  0
+              high:  1419
+              batch: 63
+  vm stats threshold: 24
+"""
+
+
+class PcpLists(unittest.TestCase):
+    """pcp_lists: over the CPUs, the largest list (every zone's), hot part
+    and high, from /proc/zoneinfo"""
+
+    def pcp_lists(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".zoneinfo") as f:
+            f.write(text)
+            f.flush()
+            cmd = '. "%s/guest/lib.sh"; pcp_lists wl %s' % (ROOT, f.name)
+            return subprocess.run(SHELL + ["-c", cmd], capture_output=True, text=True)
+
+    def test_the_largest_over_the_cpus_of_each_cpus_zones(self):
+        # CPU 0: 310 pages, 110 hot, high 1020; CPU 1: 250, 250, 1439
+        p = self.pcp_lists(ZONEINFO)
+        self.assertEqual((p.returncode, p.stdout),
+                         (0, "hotcold-pcp wl count_max=310 hot_max=250 high_max=1439\n"),
+                         p.stderr)
+
+    def test_without_cold_lines_the_whole_list_is_hot(self):
+        text = "".join(x for x in ZONEINFO.splitlines(True)
+                       if "hot:" not in x and "cold:" not in x)
+        p = self.pcp_lists(text)
+        self.assertEqual(p.stdout, "hotcold-pcp wl count_max=310 hot_max=310 high_max=1439\n")
 
 
 if __name__ == "__main__":

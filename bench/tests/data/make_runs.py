@@ -48,7 +48,9 @@ def det_row(mode, wl, config, rnd, stamp, insn, l1m, l2m, l3m, ops=100, events=7
     row.update(mode=mode, workload=wl, config=config, round=rnd, boot="mem", cpu="0",
                ops=ops, rate="", insn_k=round(insn * ops), acc_k=round(2 * insn * ops),
                hc_events=events if config != "vanilla" else "", stamp=stamp, caches=CACHES,
-               cold_free="", cold_request="", pt_pages="", mm_exits="", shrinks="")
+               cold_free="", cold_request="", pt_pages="", mm_exits="", shrinks="",
+               zone_locks="", refill_locks="", drain_locks="", pcp_count="", pcp_hot="",
+               pcp_high="")
     if mode == "cachesim":
         row.update(l1m_k=round(l1m * ops), l2m_k=round(l2m * ops), l3m_k=round(l3m * ops),
                    geometry=THREE)
