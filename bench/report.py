@@ -77,7 +77,8 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       wall-prog, mem, disk, prog,
                                       sweep or a shape of
                                       bench/shapes.tsv: 2cpu, ccd4,
-                                      ccd8) for a WORKLOADS list
+                                      ccd8, ccd8prog) for a WORKLOADS
+                                      list
        report.py configs [COLUMN=VALUE...]
                                       the configurations of the table whose
                                       columns have those values (sets=S:

@@ -320,7 +320,11 @@ fi
 # the real programs' archive, if a boot of the run needs it
 det_prog=
 case " $MODES " in
-*" icount "* | *" cachesim "*) det_prog=$(det_workloads prog) || fail "bench/workloads.tsv: see above" ;;
+*" icount "* | *" cachesim "*)
+	for p in $PROG_BOOTS; do
+		det_prog=$(det_workloads "$p") || fail "bench/workloads.tsv: see above"
+		[ "$det_prog" = none ] || break
+	done ;;
 esac
 case " $MODES " in *" wall "*) ;; *) WALL_PROG= ;; esac
 if [ -n "$WALL_PROG" ] || { [ -n "$det_prog" ] && [ "$det_prog" != none ]; }; then
@@ -488,9 +492,9 @@ wall_mode() {
 # the next timer deadline and the other only on what it leaves by
 # halting, so a busy second vCPU starves.  With one vCPU the guest's own
 # scheduler interleaves the tasks.  The workloads that need more CPUs
-# (a reader on the other CPU; the seed's SMP widths) get boots of their
-# own, one per machine shape of bench/shapes.tsv (2cpu, ccd4, ccd8), in
-# the QEMU built with turns (scripts/qemu.sh: each vCPU runs 20000
+# (a flood or a reader on the other CPU; the seed's SMP widths) get
+# boots of their own, one per machine shape of bench/shapes.tsv (2cpu,
+# ccd4, ccd8, ccd8prog), in the QEMU built with turns (scripts/qemu.sh: each vCPU runs 20000
 # instructions, or until it halts or pauses, then the next).
 # The boot each workload runs in is the table's boot column: mem (one
 # vCPU, no disk), a shape, prog, sweep or disk.  The deterministic boots
@@ -543,7 +547,7 @@ det_boot() {
 	seed=$(det_seed "$r") || return 1
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
-	[ "$part" = prog ] && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
+	named "$part" "$PROG_BOOTS" && disk="$disk --extra-initrd $BUILD/initramfs-programs.cpio.gz"
 	# (a named shape's workloads carry its name: the guest runs their
 	# base's work, shape=)
 	[ "$(shape_field "$part" 3)" = yes ] && set -- "shape=$part" "$@"
@@ -568,16 +572,17 @@ det_boot() {
 # round R, a part each: the one-vCPU workloads, any that need the disk,
 # each machine shape's (bench/shapes.tsv: the reader on the other CPU,
 # the seed's SMP widths: the named shapes in SHAPE_CONFIGS only), the
-# real programs and the sweeps
+# real programs and the sweeps.  A boot with the programs archive (prog,
+# a shape of programs: PROG_BOOTS) is PROG_CONFIGS' in the first
+# PROG_ROUNDS rounds.
 det_parts() {
 	local c=$1 r=$2 part wl
 	for part in mem disk $SHAPE_BOOTS prog sweep; do
-		[ "$part" != sweep ] || case " $SWEEP_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
-		[ "$part" != prog ] || case " $PROG_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
+		[ "$part" != sweep ] || named "${c%%:*}" "$SWEEP_CONFIGS" || continue
+		! named "$part" "$PROG_BOOTS" || { named "${c%%:*}" "$PROG_CONFIGS" && [ "$r" -le "$PROG_ROUNDS" ]; } ||
+			continue
 		# (a named shape: the shapes set's configurations only)
-		[ "$(shape_field "$part" 3)" != yes ] ||
-			case " $SHAPE_CONFIGS " in *" ${c%%:*} "*) ;; *) continue ;; esac
-		[ "$part" != prog ] || [ "$r" -le "$PROG_ROUNDS" ] || continue
+		[ "$(shape_field "$part" 3)" != yes ] || named "${c%%:*}" "$SHAPE_CONFIGS" || continue
 		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
 		wl=$(det_workloads "$part") || return 1
 		[ "$wl" = none ] || echo "$part"
@@ -607,10 +612,11 @@ det_jobs() {
 	printf '%s' "$lines"
 }
 
-# prog_first: the job lines on stdin, the real programs' boots first,
-# each group in its order
+# prog_first: the job lines on stdin, the real programs' boots (PROG_BOOTS)
+# first, each group in its order
 prog_first() {
-	awk '$4 == "prog" { print; next } { rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }'
+	awk -v p=" $PROG_BOOTS " 'index(p, " " $4 " ") { print; next }
+		{ rest[n++] = $0 } END { for (i = 0; i < n; i++) print rest[i] }'
 }
 
 # det_job MODE CONFIG ROUND PART: one boot (scripts/jobqueue.sh's command)

@@ -28,10 +28,14 @@ det_workloads() {
 }
 
 # The machine shapes (bench/shapes.tsv): SHAPE_BOOTS, the boots of more
-# than one vCPU, in the table's order; shape_field BOOT COLUMN (2: vcpus,
-# 3: named) prints a shape's column, nothing for a boot not in it
+# than one vCPU, in the table's order, and PROG_BOOTS, the boots with the
+# programs archive (prog and the shapes whose programs column says yes);
+# shape_field BOOT COLUMN (2: vcpus, 3: named, 4: programs) prints a
+# shape's column, nothing for a boot not in it
 [ -r "$ROOT/bench/shapes.tsv" ] || fail "no $ROOT/bench/shapes.tsv -- the checkout is incomplete"
 SHAPE_BOOTS=$(awk -F'\t' '!/^#/ && NF { printf "%s ", $1 }' "$ROOT/bench/shapes.tsv")
+# shellcheck disable=SC2034 # for the script that sources this one
+PROG_BOOTS="prog $(awk -F'\t' '!/^#/ && NF && $4 == "yes" { printf "%s ", $1 }' "$ROOT/bench/shapes.tsv")"
 shape_field() {
 	awk -F'\t' -v b="$1" -v c="$2" '!/^#/ && $1 == b { print $c }' "$ROOT/bench/shapes.tsv"
 }

@@ -189,8 +189,12 @@ CALL_SYMS = ("pte_alloc_one", "__pmd_alloc", "__pud_alloc", "exit_mmap", "shrink
 # flood exit 40 4), reclaim passes at least (flood reclaim 96 4: a
 # MADV_PAGEOUT each, in batches), and workloads that must allocate page
 # tables (forks): what checks that each address of calls= counts
-KNOWN_EXITS = {"exit_flood": 4}
-KNOWN_RECLAIMS = {"reclaim_flood": 4}
+KNOWN_EXITS = {"exit_flood": 4, "exit_flood_other_cpu": 4}
+KNOWN_RECLAIMS = {"reclaim_flood": 4, "reclaim_flood_other_cpu": 4}
+# the floods on the other CPU (flood's FLOOD_CPU): the index in CALL_SYMS
+# of the call their flood makes (exit_mmap, shrink_folio_list), which
+# vCPU 0, the foreground's, must make none of in the phase
+OTHER_CPU_FLOODS = {"exit_flood_other_cpu": 3, "reclaim_flood_other_cpu": 4}
 KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
 # zone->lock acquisitions by the page allocator in the phase, every
@@ -437,6 +441,13 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
             print("report.py: %s: %s: the plugin counted %d calls of shrink_folio_list, "
                   "the workload reclaimed %d times: calls= does not count what CALL_SYMS "
                   "names" % (jobout, wl, calls[4], reclaims), file=sys.stderr)
+            return 1
+        k = OTHER_CPU_FLOODS.get(wl)
+        if counted and k is not None and (recs[i][0].get("call%d" % k, 0) or len(recs[i]) < 2):
+            print("report.py: %s: %s: vCPU 0, the foreground's, made %d of the phase's %d "
+                  "calls of %s (%d vCPUs): the flood did not run on the other CPU" %
+                  (jobout, wl, recs[i][0].get("call%d" % k, 0), calls[k], CALL_SYMS[k],
+                   len(recs[i])), file=sys.stderr)
             return 1
         if counted and wl in KNOWN_PT and not sum(calls[:3]):
             print("report.py: %s: %s: the plugin counted no page-table page in a "

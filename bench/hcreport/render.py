@@ -535,7 +535,8 @@ def seed_section(det, wall_data, vm=None):
 # the 2002 benchmarks that have workloads on the machine shapes: the
 # one-vCPU workload, whose named shapes' workloads are BASE_SHAPE
 SEED_WIDTHS = (("80 KB create-delete, a task per vCPU", "trunc80k_tmpfs_n"),
-               ("SDET, 8 scripts", "sdet_8"))
+               ("SDET, 8 scripts", "sdet_8"),
+               ("compile, make -jN (N the vCPUs, at least 2)", "compile"))
 # the rows of each: (mode, key, label); instructions and zone->lock holds
 # from the icount rows where the run has them, else the cachesim rows
 # (the same counts)
@@ -594,8 +595,9 @@ def widths_section(det, configs):
             lines = [
                 "## The seed's table at 1, 4 and 8 vCPUs", "",
                 "The seed's SMP benchmarks on the machine shapes of bench/shapes.tsv "
-                "(docs/bench.md, \"Machine shapes\"): the same work per task, a task "
-                "per vCPU on the shapes, every vCPU's counts summed.  Per operation: "
+                "(docs/bench.md, \"Machine shapes\"): the same operations, spread over "
+                "the vCPUs (create-delete: a task per vCPU; SDET: 8 scripts at once; "
+                "compile: make -jN), every vCPU's counts summed.  Per operation: "
                 "vanilla's median, then each configuration's paired ratio to "
                 "vanilla, 95 % interval and verdict (below 1 is less; where vanilla "
                 "counted none in a round, the configuration's own count per op).  "

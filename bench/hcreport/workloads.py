@@ -14,15 +14,16 @@ from .tables import TableError  # noqa: F401 (the parsers raise it)
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "workloads.tsv")
 SHAPES_PATH = os.path.join(os.path.dirname(PATH), "shapes.tsv")
-SHAPE_COLUMNS = ("boot", "vcpus", "named", "what")
+SHAPE_COLUMNS = ("boot", "vcpus", "named", "programs", "what")
 
 
 def parse_shapes(text, path=SHAPES_PATH):
     """bench/shapes.tsv: {boot: {column: value}} in the table's order;
     TableError for a line that is not a shape (vCPUs from 2 to 8, named
-    yes or no, a new lower-case name)"""
+    and programs yes or no, a new lower-case name)"""
     out = {}
-    for where, row in tables.lines(text, path, SHAPE_COLUMNS, {"named": ("yes", "no")}):
+    for where, row in tables.lines(text, path, SHAPE_COLUMNS,
+                                   {"named": ("yes", "no"), "programs": ("yes", "no")}):
         if not row["vcpus"].isdigit() or not 2 <= int(row["vcpus"]) <= 8:
             raise TableError("%s: vcpus '%s', expected 2 to 8 (CONFIG_NR_CPUS=8)" % (where, row["vcpus"]))
         b = row["boot"]
@@ -113,10 +114,12 @@ def parse(text, path=PATH):
             if boot is None or base.endswith(tuple("_" + b for b in SHAPES)):
                 raise TableError("%s: %s: no workload %s for it to run in the %s shape"
                                  % (path, row["name"], base, row["boot"]))
-            if boot != "mem":
-                raise TableError("%s: %s: %s boots %s, and a shape's boot has no disk or "
-                                 "programs: only a mem workload runs in a shape"
-                                 % (path, row["name"], base, boot))
+            want = "prog" if shape["programs"] == "yes" else "mem"
+            if boot != want:
+                raise TableError("%s: %s: %s boots %s, and the %s shape's boot has no disk%s: "
+                                 "only a %s workload runs in it (bench/shapes.tsv's programs "
+                                 "column)" % (path, row["name"], base, boot, row["boot"],
+                                              "" if want == "prog" else " or programs", want))
     return rows
 
 

@@ -1258,7 +1258,9 @@ class WorkloadTable(unittest.TestCase):
         rows = report.workloads.table()
         names = [r["name"] for r in rows]
         self.assertIn("exit_flood", names)
-        self.assertEqual(report.workloads.names(boot="2cpu"), ["readahead_other_cpu"])
+        self.assertEqual(report.workloads.names(boot="2cpu"), ["readahead_other_cpu",
+                                                              "exit_flood_other_cpu",
+                                                              "reclaim_flood_other_cpu"])
         self.assertIn("exit_flood", report.workloads.scenarios())
         self.assertTrue(report.workloads.is_shared("mixed_sdet"))
         self.assertFalse(report.workloads.is_shared("exit_flood"))
@@ -1281,11 +1283,13 @@ class WorkloadTable(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(report.workloads.main(["boot=ram"]), 2)
             self.assertEqual(report.workloads.main(["colour=red"]), 2)
-        self.assertIn("boot is one of mem, disk, 2cpu, ccd4, ccd8, prog, sweep", err.getvalue())
+        self.assertIn("boot is one of mem, disk, 2cpu, ccd4, ccd8, ccd8prog, prog, sweep",
+                      err.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             self.assertEqual(report.workloads.main(["boot=2cpu"]), 0)
-        self.assertEqual(out.getvalue(), "readahead_other_cpu\n")
+        self.assertEqual(out.getvalue(), "readahead_other_cpu exit_flood_other_cpu "
+                         "reclaim_flood_other_cpu\n")
 
 
 class Shapes(unittest.TestCase):
@@ -1293,7 +1297,7 @@ class Shapes(unittest.TestCase):
     named shape (BASE_SHAPE, fixed modes, BASE in the table)"""
     BASE = "w1\t2002\tdet\tmem\tno\tno\t150\tloops_per_s\tthe base\n"
     ON4 = "w1_ccd4\t2002\tfixed\tccd4\tno\tno\t150\tloops_per_s\tw1 on 4 vCPUs\n"
-    SHAPE = "ccd4\t4\tyes\tfour cores of a CCD\n"
+    SHAPE = "ccd4\t4\tyes\tno\tfour cores of a CCD\n"
 
     def test_the_shapes_parse(self):
         w = report.workloads
@@ -1302,6 +1306,7 @@ class Shapes(unittest.TestCase):
         for bad, why in ((self.SHAPE.replace("\t4\t", "\t9\t"), "vcpus '9', expected 2 to 8"),
                          (self.SHAPE.replace("\t4\t", "\t1\t"), "vcpus '1'"),
                          (self.SHAPE.replace("yes", "maybe"), "named 'maybe'"),
+                         (self.SHAPE.replace("\tno\t", "\tsome\t"), "programs 'some'"),
                          (self.SHAPE.replace("ccd4", "mem"), "boot 'mem'"),
                          (self.SHAPE.replace("ccd4", "CCD-4"), "boot 'CCD-4'"),
                          (self.SHAPE + self.SHAPE, "boot 'ccd4'")):
@@ -1317,7 +1322,22 @@ class Shapes(unittest.TestCase):
                          (self.ON4, "no workload w1 for it to run"),
                          (self.BASE.replace("w1", "w2") + self.ON4, "no workload w1"),
                          (self.BASE.replace("\tmem", "\tdisk") + self.ON4,
-                          "only a mem workload runs in a shape")):
+                          "only a mem workload runs in it")):
+            with self.assertRaises(report.workloads.TableError) as e:
+                parse(bad, "t.tsv")
+            self.assertIn(why, str(e.exception))
+
+    def test_a_programs_shapes_line_runs_a_program(self):
+        """ccd8prog (programs yes) runs a workload of the prog boot, and
+        ccd8 (programs no) one of the mem boot only"""
+        parse = report.workloads.parse
+        prog = "p1\tprogram\tdet\tprog\tno\tno\t1\tbuilds_per_hour\ta program\n"
+        on8 = "p1_ccd8prog\tprogram\tfixed\tccd8prog\tno\tno\t1\tbuilds_per_hour\tp1 on 8\n"
+        self.assertEqual(parse(prog + on8)[1]["boot"], "ccd8prog")
+        for bad, why in ((self.BASE + on8.replace("p1", "w1"), "w1 boots mem, and the ccd8prog "
+                          "shape's boot has no disk: only a prog workload runs in it"),
+                         (prog + on8.replace("ccd8prog", "ccd8"), "p1 boots prog, and the ccd8 "
+                          "shape's boot has no disk or programs: only a mem workload")):
             with self.assertRaises(report.workloads.TableError) as e:
                 parse(bad, "t.tsv")
             self.assertIn(why, str(e.exception))
@@ -1636,7 +1656,7 @@ class DetRows(unittest.TestCase):
            "hotcold-phase %s ops=4096 cpu=0\n"
            "hotcold-vmstat %s pcp_cold_alloc=0 pcp_cold_request=3 pcp_cold_free=40960\n")
 
-    def rows(self, calls, wl=WL):
+    def rows(self, calls, wl=WL, vcpu1=None):
         d = tempfile.TemporaryDirectory()
         self.addCleanup(d.cleanup)
         job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
@@ -1646,6 +1666,8 @@ class DetRows(unittest.TestCase):
             f.write("config sim=1 phases=1 levels=3 l1size=32768 l1ways=8 l2size=524288 "
                     "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=5\n")
             f.write("phase=1 vcpu=0 insn_k=100 insn_u=10%s\n" % calls)
+            if vcpu1 is not None:
+                f.write("phase=1 vcpu=1 insn_k=50 insn_u=5%s\n" % vcpu1)
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = report.ingest.det_rows("cachesim", "hotcold", "1", "sweep", job, ph)
@@ -1762,6 +1784,23 @@ class DetRows(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("79 zone->lock holds, fewer than its 30 refills and 50 drains: the "
                       "plugin's counters are not the groups", err)
+
+    def test_a_flood_on_the_other_cpu_runs_there(self):
+        """exit_flood_other_cpu's exits and reclaim_flood_other_cpu's
+        reclaim passes on vCPU 1, none on vCPU 0 (the foreground's), or
+        the flood was not bound to the other CPU"""
+        zero = " call0=7 call1=2 call2=1 call3=0 call4=0"
+        for wl, k, n in (("exit_flood_other_cpu", 3, 4), ("reclaim_flood_other_cpu", 4, 40)):
+            there = zero.replace("call%d=0" % k, "call%d=%d" % (k, n))
+            rc, rows, err = self.rows(zero, wl=wl, vcpu1=there)
+            self.assertEqual(rc, 0, err)
+            rc, rows, err = self.rows(there, wl=wl, vcpu1=zero)
+            self.assertEqual(rc, 1, wl)
+            self.assertIn("vCPU 0, the foreground's, made %d of the phase's %d calls" % (n, n), err)
+            self.assertIn("the flood did not run on the other CPU", err)
+            rc, rows, err = self.rows(there, wl=wl)
+            self.assertEqual(rc, 1, wl)
+            self.assertIn("(1 vCPUs)", err)
 
     def test_an_exit_flood_without_drains_fails(self):
         """exit_flood frees more than a per-CPU list holds: sites that

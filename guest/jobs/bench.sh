@@ -250,8 +250,9 @@ loop_down() {
 # tmpfs file, so no I/O leaves the guest (reading a hole fills the folio
 # with zeroes, no I/O at all).  What is reclaimed is the same: clean
 # order-0 page cache, read long before.
-# reclaim_flood MB N LOOPS: flood reclaim MB N 1024 LOOPS (MB: at most the
-# 100 MB of /mnt/big)
+# reclaim_flood MB N LOOPS [CPU]: flood reclaim MB N 1024 LOOPS [CPU] (MB:
+# at most the 100 MB of /mnt/big; CPU: the reclaim on that CPU, the
+# foreground on CPU 0)
 reclaim_flood() {
 	local out rc=0
 	if [ ! -b /dev/vda ]; then
@@ -262,7 +263,7 @@ reclaim_flood() {
 			dd if=/dev/zero of=/mnt/big bs=1M count=0 seek=100 2>/dev/null ||
 			{ echo "reclaim_flood: cannot make ext2 on /dev/loop0 over /tmp"; return 1; }
 	fi
-	out=$($B/flood reclaim "$1" "$2" 1024 "$3") || rc=1
+	out=$($B/flood reclaim "$1" "$2" 1024 "$3" ${4:+"$4"}) || rc=1
 	if [ ! -b /dev/vda ]; then
 		loop_down /mnt /dev/loop0 /tmp/scratch.img || rc=1
 	fi
@@ -385,12 +386,13 @@ configure() {
 	prog_runs "$1" runs_per_hour configure_one "$COMPILE_SRC"
 }
 
-# compile N: make -j2 of pv from a clean, configured tree (a copy of one
+# compile N: make -jJ of pv from a clean, configured tree (a copy of one
 # configured outside the phase: configure's last, or one configured
-# here), N times
+# here), N times; J is the vCPUs, at least 2 (the _n workloads' N: -j2 on
+# one vCPU, -j8 on the 8-vCPU shape)
 compile_one() {
 	cp -a "$COMPILE_SRC" "$1" || return 1
-	if ! make -C "$1" -j2 pv >/tmp/compile.out 2>&1 || [ ! -x "$1/pv" ]; then
+	if ! make -C "$1" -j"$N" pv >/tmp/compile.out 2>&1 || [ ! -x "$1/pv" ]; then
 		tail -5 /tmp/compile.out
 		return 1
 	fi
@@ -419,17 +421,21 @@ compile() {
 }
 
 # web N: lighttpd serving static files from tmpfs to ab over the loopback,
-# N requests of a 1 KB file and N/4 of a 64 KB one, four at a time: every
-# request must complete with 200 and the document's length, and lo must
-# carry the documents and no more than WEB_HDR bytes a request besides
-# them (headers, TCP/IP).
+# N requests of a 1 KB file and N/4 of a 64 KB one, four at a time (on
+# more than one vCPU: a worker process per vCPU, and as many at a time):
+# every request must complete with 200 and the document's length, and lo
+# must carry the documents and no more than WEB_HDR bytes a request
+# besides them (headers, TCP/IP).
 WEB_HDR=2048
+WEB_WORKERS=$(nproc)
+WEB_AT_ONCE=4
+[ "$WEB_WORKERS" -le 1 ] || WEB_AT_ONCE=$WEB_WORKERS
 # web_ab N URL LENGTH: N requests of a LENGTH-byte document, all answered
 # 200, or fail; prints ab's time for them in seconds (ms resolution:
 # /proc/uptime's 10 ms would quantise a load this short)
 web_ab() {
 	local n=$1 url=$2 len=$3 out
-	out=$(ab -q -n "$n" -c 4 "$url" 2>&1) || { echo "$out" | tail -5; echo "ab $url failed"; return 1; }
+	out=$(ab -q -n "$n" -c "$WEB_AT_ONCE" "$url" 2>&1) || { echo "$out" | tail -5; echo "ab $url failed"; return 1; }
 	echo "$out" | ab_time "$n" "$len" || { echo "ab $url: the load is not the one asked for"; return 1; }
 }
 
@@ -452,7 +458,14 @@ web_up() {
 	server.max-keep-alive-requests = 0
 	mimetype.assign = (".html" => "text/html")
 	EOF
-	lighttpd -D -f /tmp/lighttpd.conf &
+	# (workers: the master signals its process group to stop them, so it
+	# gets a session of its own, not this job's)
+	if [ "$WEB_WORKERS" -gt 1 ]; then
+		echo "server.max-worker = $WEB_WORKERS" >>/tmp/lighttpd.conf
+		setsid lighttpd -D -f /tmp/lighttpd.conf &
+	else
+		lighttpd -D -f /tmp/lighttpd.conf &
+	fi
 	WEB_PID=$!
 	i=0
 	while ! grep -q ':1F90 00000000:0000 0A' /proc/net/tcp; do
@@ -765,6 +778,10 @@ run mixed_sdet all mixed sdet 2 "$(amount mixed_sdet)"
 # scenarios: a fixed amount of work in every mode
 run exit_flood 0 $B/flood exit 40 4 1024 "$(amount exit_flood)"
 run reclaim_flood 0 reclaim_flood 96 4 "$(amount reclaim_flood)"
+# the same with the flood on CPU 1, the foreground on CPU 0 (the 2cpu
+# boot): the exits and the reclaim free on the other CPU
+run exit_flood_other_cpu 0 $B/flood exit 40 4 1024 "$(amount exit_flood_other_cpu)" 1
+run reclaim_flood_other_cpu 0 reclaim_flood 96 4 "$(amount reclaim_flood_other_cpu)" 1
 run readahead_same_cpu 0 $B/flood readahead 256 0 1024 "$(amount readahead_same_cpu)"
 run readahead_other_cpu 0 readahead_other "$(amount readahead_other_cpu)"
 run big_hot_list 0 big_hot_list "$(amount big_hot_list)"
@@ -790,6 +807,12 @@ fi
 # real programs: their amount in every mode
 # (configure first: compile builds in a copy of its last configured tree)
 run configure all configure "$(amount configure)"
+# (compile's configured tree, when configure did not leave one, made
+# before compile's caches are dropped and its vmstat read, as configure's
+# run leaves it: configure's exits are not compile's cold frees)
+if { want "$(named compile)" || want "$(named backup_beside_compile)"; } && [ -x "$PROG/configure" ]; then
+	compile_tree >/dev/null || echo "hotcold: configure of the compile tree failed (compile fails below)"
+fi
 run compile all compile "$(amount compile)"
 run web all web "$(amount web)"
 run fileserver all fileserver "$(amount fileserver)"

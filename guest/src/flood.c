@@ -23,7 +23,14 @@
  * point of make bench's sweeps); exit forks no process then, reclaim
  * reads the same page cache before the phase.
  *
- * usage: flood exit|reclaim|readahead SIZE N FG_KB LOOPS
+ * With FLOOD_CPU (exit and reclaim, not 0) the flood runs on that CPU
+ * instead, at the same points: the exiting processes are bound to it
+ * before they touch their memory, and a helper bound to it maps and reads
+ * the page cache and pages it out when the foreground asks (a pipe each
+ * way; the foreground waits for each chunk, so the sequence is the same).
+ * The foreground stays on CPU 0.
+ *
+ * usage: flood exit|reclaim|readahead SIZE N FG_KB LOOPS [FLOOD_CPU]
  * prints: pages_per_s=<foreground pages/s> count=<pages> ops=<pages>
  */
 #define _GNU_SOURCE
@@ -73,6 +80,19 @@ static void die(const char *what)
 	exit(1);
 }
 
+/* the flood's CPU: 0, the foreground's, or FLOOD_CPU */
+static int flood_cpu;
+
+static void bind_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("flood: sched_setaffinity");
+}
+
 /* exit: processes whose memory is long cold, killed one by one */
 static pid_t hogs[MAX_INSTANCES];
 
@@ -89,9 +109,12 @@ static void exit_setup(long bytes, long n)
 		if (hogs[i] < 0)
 			die("flood: fork");
 		if (hogs[i] == 0) {
-			char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			char *p;
 
+			if (flood_cpu)
+				bind_to(flood_cpu);
+			p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (p == MAP_FAILED)
 				_exit(1);
 			touch(p, bytes);
@@ -137,6 +160,67 @@ static void reclaim_one(long i, long chunk)
 		die("flood: MADV_PAGEOUT");
 }
 
+/*
+ * reclaim on FLOOD_CPU: a helper bound there owns the mapping (the
+ * foreground maps nothing, so no page is mapped twice and MADV_PAGEOUT
+ * frees each), reads it before the phase, then pages out the chunk whose
+ * index it is sent and answers; it exits when the pipe closes.
+ */
+static int to_helper = -1, from_helper = -1;
+static pid_t helper;
+
+static void reclaim_helper_setup(long bytes, long chunk)
+{
+	int req[2], ack[2];
+	long i;
+	char c;
+
+	if (pipe(req) || pipe(ack))
+		die("flood: pipe");
+	helper = fork();
+	if (helper < 0)
+		die("flood: fork");
+	if (helper == 0) {
+		close(req[1]);
+		close(ack[0]);
+		bind_to(flood_cpu);
+		reclaim_setup(bytes);
+		if (write(ack[1], "r", 1) != 1)
+			_exit(1);
+		while (read(req[0], &i, sizeof(i)) == sizeof(i)) {
+			reclaim_one(i, chunk);
+			if (write(ack[1], "d", 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(req[0]);
+	close(ack[1]);
+	to_helper = req[1];
+	from_helper = ack[0];
+	if (read(from_helper, &c, 1) != 1)
+		die("flood: the reclaim helper did not start");
+}
+
+static void reclaim_helper_one(long i)
+{
+	char c;
+
+	if (write(to_helper, &i, sizeof(i)) != sizeof(i) ||
+	    read(from_helper, &c, 1) != 1 || c != 'd')
+		die("flood: the reclaim helper failed");
+}
+
+static void reclaim_helper_down(void)
+{
+	int status;
+
+	close(to_helper);
+	if (waitpid(helper, &status, 0) != helper || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("flood: the reclaim helper failed");
+}
+
 /* readahead: a stream read a piece per iteration */
 static int ra_fd;
 static off_t ra_pos, ra_size;
@@ -162,17 +246,29 @@ int main(int argc, char **argv)
 {
 	long size, n, loops, every = 1, i, done = 0;
 	enum { EXIT, RECLAIM, READAHEAD } mode;
-	cpu_set_t cpu0;
 	double t0, t;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: %s exit|reclaim|readahead SIZE N FG_KB LOOPS\n", argv[0]);
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: %s exit|reclaim|readahead SIZE N FG_KB LOOPS [FLOOD_CPU]\n",
+			argv[0]);
 		return 2;
 	}
 	size = atol(argv[2]);
 	n = atol(argv[3]);
 	fg_bytes = atol(argv[4]) << 10;
 	loops = atol(argv[5]);
+	if (argc == 7) {
+		char *end;
+		long cpu = strtol(argv[6], &end, 10);
+
+		if (!*argv[6] || *end || cpu < 1 || cpu >= sysconf(_SC_NPROCESSORS_ONLN) ||
+		    !strcmp(argv[1], "readahead")) {
+			fprintf(stderr, "%s: FLOOD_CPU '%s': expected an online CPU other than 0, "
+				"for exit or reclaim\n", argv[0], argv[6]);
+			return 2;
+		}
+		flood_cpu = cpu;
+	}
 	if (size <= 0 || n < 0 || n > MAX_INSTANCES || fg_bytes <= 0 || loops <= 0 ||
 	    loops < n) {
 		fprintf(stderr, "%s: bad arguments\n", argv[0]);
@@ -180,16 +276,16 @@ int main(int argc, char **argv)
 	}
 	if (n)
 		every = loops / n;
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		die("flood: sched_setaffinity");
+	bind_to(0);
 	if (!strcmp(argv[1], "exit")) {
 		mode = EXIT;
 		exit_setup(size << 20, n);
 	} else if (!strcmp(argv[1], "reclaim")) {
 		mode = RECLAIM;
-		reclaim_setup(size << 20);
+		if (flood_cpu && n)
+			reclaim_helper_setup(size << 20, (size << 20) / n);
+		else
+			reclaim_setup(size << 20);
 	} else if (!strcmp(argv[1], "readahead")) {
 		mode = READAHEAD;
 		readahead_setup();
@@ -210,6 +306,8 @@ int main(int argc, char **argv)
 		} else if (i % every == every - 1 && done < n) {
 			if (mode == EXIT)
 				exit_one(done);
+			else if (flood_cpu)
+				reclaim_helper_one(done);
 			else
 				reclaim_one(done, (size << 20) / n);
 			done++;
@@ -220,6 +318,8 @@ int main(int argc, char **argv)
 	if (mode == EXIT)
 		while (done < n)
 			exit_one(done++);
+	if (to_helper >= 0)
+		reclaim_helper_down();
 	printf("pages_per_s=%.1f count=%ld ops=%ld\n", loops * (fg_bytes >> 12) / t,
 	       loops * (fg_bytes >> 12), loops * (fg_bytes >> 12));
 	return 0;

@@ -35,7 +35,7 @@ from hcreport import configs as config_table  # noqa: E402
 
 # bench.sh's functions that list, queue and start the deterministic boots
 # (and configs_from, which reads the configurations they boot)
-FUNCTIONS = ("configs_from", "failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs",
+FUNCTIONS = ("named", "configs_from", "failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs",
              "prog_first", "det_job", "det_mode")
 # every configuration CONFIGS can pick, and the repeat
 CONFIGS = [r["name"] for r in config_table.table() if r["role"] != "repeat"]
@@ -78,6 +78,7 @@ for a in "$@"; do
 	[ "$prev" != --tag ] || tag=$a
 	prev=$a
 done
+printf '%%s\n' "$@" >"%(argv)s.args/$tag"
 ROOT="%(root)s" exec bash "%(root)s/scripts/run-guest.sh" --dry-run "$@" >"%(argv)s/$tag"
 """
 
@@ -96,6 +97,7 @@ det_workloads() {
 	sweep) echo sweep_exit_0_40_16 ;;
 	ccd4) echo trunc80k_tmpfs_n_ccd4 ;;
 	ccd8) echo sdet_8_ccd8 ;;
+	ccd8prog) echo compile_ccd8prog ;;
 	*) echo none ;;
 	esac
 }
@@ -112,15 +114,17 @@ det_mode cachesim icount
 """
 
 
-def det_boots(shuffle):
+def det_boots(shuffle, given=None):
     """Every deterministic boot of a run of all configurations (3 rounds,
     cachesim with the icount check, bench.sh's own functions):
-    {(mode, config, round, part): the QEMU command line, a list}"""
+    {(mode, config, round, part): the QEMU command line, a list}; GIVEN,
+    a dict, gets run-guest.sh's own arguments by the same keys"""
     tmp = tempfile.TemporaryDirectory()
     try:
         fake, build, argv = (os.path.join(tmp.name, d) for d in ("root", "build", "argv"))
         os.makedirs(os.path.join(fake, "scripts"))
         os.makedirs(argv)
+        os.makedirs(argv + ".args")
         os.makedirs(os.path.join(fake, "bench"))
         for d in ("source.conf", "bench/shapes.tsv"):
             os.symlink(os.path.join(ROOT, d), os.path.join(fake, d))
@@ -153,6 +157,9 @@ def det_boots(shuffle):
                 raise AssertionError("a boot of no configuration: %s" % tag)
             with open(os.path.join(argv, tag)) as f:
                 boots[(mode, name, int(r), part)] = f.read().splitlines()
+            if given is not None:
+                with open(os.path.join(argv + ".args", tag)) as f:
+                    given[(mode, name, int(r), part)] = f.read().splitlines()
         return boots
     finally:
         tmp.cleanup()
@@ -179,7 +186,8 @@ class SeededRounds(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.seeds = seeds()
-        cls.boots = det_boots("1")
+        cls.given = {}
+        cls.boots = det_boots("1", cls.given)
 
     def test_round_r_boots_with_seed_r_and_the_shuffle(self):
         for (mode, name, r, part), argv in sorted(self.boots.items()):
@@ -193,7 +201,7 @@ class SeededRounds(unittest.TestCase):
 
     def test_each_shape_boots_its_vcpus_and_names_itself_if_named(self):
         want = {"mem": ("1", False), "2cpu": ("2", False), "ccd4": ("4", True),
-                "ccd8": ("8", True)}
+                "ccd8": ("8", True), "ccd8prog": ("8", True)}
         seen = set()
         for (mode, name, r, part), argv in sorted(self.boots.items()):
             if part not in want:
@@ -214,6 +222,20 @@ class SeededRounds(unittest.TestCase):
             self.assertEqual(booted, want & ({n for n, _, _ in configs()} | {REPEAT}), part)
         self.assertEqual({name for (_, name, _, p) in self.boots if p == "2cpu"},
                          {n for n, _, _ in configs()} | {REPEAT})
+
+    def test_the_programs_shape_boots_as_prog_does_with_the_archive(self):
+        """ccd8prog (programs yes): the programs set's configurations that
+        are in the shapes set, in the first PROG_ROUNDS (2) rounds, with
+        the programs archive, as prog; ccd8 and mem without it"""
+        want = set(config_table.names(sets="shapes")) & set(config_table.names(sets="programs"))
+        booted = {(name, r) for (_, name, r, p) in self.boots if p == "ccd8prog"}
+        self.assertEqual({n for n, _ in booted}, want)
+        self.assertEqual({r for _, r in booted}, {1, 2})
+        for (mode, name, r, part), args in self.given.items():
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                archive = [os.path.basename(a) for a in option(args, "--extra-initrd")]
+                self.assertEqual(archive, ["initramfs-programs.cpio.gz"]
+                                 if part in ("prog", "ccd8prog") else [])
 
     def test_every_configuration_and_round_boots(self):
         booted = {(name, r) for (_, name, r, _) in self.boots}
