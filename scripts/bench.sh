@@ -297,12 +297,15 @@ for f in $BENCH_FLAVOURS; do
 done
 "$ROOT/scripts/initramfs.sh" || exit 1
 # The A/A boots (the repeat, the layout A/A) run the workloads of the
-# mem, disk and shapes' boots and wall mode's main boot: with none of those
+# mem, disk and shapes' boots (not those with the programs archive) and
+# wall mode's main boot: with none of those
 # asked for (only the programs or the sweeps), there is no A/A to boot
 aa_work=
 case " $MODES " in *" wall "*) aa_work=$WALL_MAIN ;; esac
 case " $MODES " in *" icount "* | *" cachesim "*)
 	for p in mem disk $SHAPE_BOOTS; do
+		# (a boot with the programs archive: not the A/A's)
+		! named "$p" "$PROG_BOOTS" || continue
 		w=$(det_workloads "$p") || fail "bench/workloads.tsv: see above"
 		[ "$w" = none ] || aa_work="$aa_work $w"
 	done ;;

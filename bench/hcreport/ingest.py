@@ -165,7 +165,7 @@ XSPLIT = ["xxfer"]
 # the value is still from an older harness.
 DET_LATER = XFER + XSPLIT
 # boot: mem (no disk), disk, prog, sweep or a shape of bench/shapes.tsv
-# (2cpu, ccd4, ccd8; scripts/bench.sh)
+# (2cpu, ccd4, ccd8, ccd8prog; scripts/bench.sh)
 # hc_events: the workload's pcp_cold_alloc + pcp_cold_request +
 # pcp_cold_free (the guest's vmstat around it): 0 means the
 # series made no hot/cold decision there and ran upstream's code
@@ -194,7 +194,8 @@ KNOWN_RECLAIMS = {"reclaim_flood": 4, "reclaim_flood_other_cpu": 4}
 # the floods on the other CPU (flood's FLOOD_CPU): the index in CALL_SYMS
 # of the call their flood makes (exit_mmap, shrink_folio_list), which
 # vCPU 0, the foreground's, must make none of in the phase
-OTHER_CPU_FLOODS = {"exit_flood_other_cpu": 3, "reclaim_flood_other_cpu": 4}
+OTHER_CPU_FLOODS = {"exit_flood_other_cpu": CALL_SYMS.index("exit_mmap"),
+                    "reclaim_flood_other_cpu": CALL_SYMS.index("shrink_folio_list")}
 KNOWN_PT = ("pagefault_fork",)
 EXERCISE = ["cold_free", "cold_request", "pt_pages", "mm_exits", "shrinks"]
 # zone->lock acquisitions by the page allocator in the phase, every
@@ -441,6 +442,15 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
             print("report.py: %s: %s: the plugin counted %d calls of shrink_folio_list, "
                   "the workload reclaimed %d times: calls= does not count what CALL_SYMS "
                   "names" % (jobout, wl, calls[4], reclaims), file=sys.stderr)
+            return 1
+        # a workload of every CPU on more than one vCPU: each vCPU ran
+        # some of its user code (make -jN's jobs, a task per vCPU, the
+        # server's workers), or the work was not spread over them
+        idle = [v for v, r in sorted(recs[i].items()) if not r.get("insn_u")]
+        if cpu == "all" and len(recs[i]) > 1 and idle:
+            print("report.py: %s: %s: vCPU %s ran no user instruction in the phase (%d "
+                  "vCPUs): the work was not spread over the vCPUs" %
+                  (jobout, wl, ", ".join(map(str, idle)), len(recs[i])), file=sys.stderr)
             return 1
         k = OTHER_CPU_FLOODS.get(wl)
         if counted and k is not None and (recs[i][0].get("call%d" % k, 0) or len(recs[i]) < 2):

@@ -595,9 +595,9 @@ def widths_section(det, configs):
             lines = [
                 "## The seed's table at 1, 4 and 8 vCPUs", "",
                 "The seed's SMP benchmarks on the machine shapes of bench/shapes.tsv "
-                "(docs/bench.md, \"Machine shapes\"): the same operations, spread over "
-                "the vCPUs (create-delete: a task per vCPU; SDET: 8 scripts at once; "
-                "compile: make -jN), every vCPU's counts summed.  Per operation: "
+                "(docs/bench.md, \"Machine shapes\"): per operation, every vCPU's "
+                "counts summed (create-delete: a task per vCPU, each its own loops; "
+                "SDET: 8 scripts at once; compile: one build, make -jN).  Per operation: "
                 "vanilla's median, then each configuration's paired ratio to "
                 "vanilla, 95 % interval and verdict (below 1 is less; where vanilla "
                 "counted none in a round, the configuration's own count per op).  "

@@ -1656,7 +1656,7 @@ class DetRows(unittest.TestCase):
            "hotcold-phase %s ops=4096 cpu=0\n"
            "hotcold-vmstat %s pcp_cold_alloc=0 pcp_cold_request=3 pcp_cold_free=40960\n")
 
-    def rows(self, calls, wl=WL, vcpu1=None):
+    def rows(self, calls, wl=WL, vcpu1=None, user1=5):
         d = tempfile.TemporaryDirectory()
         self.addCleanup(d.cleanup)
         job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
@@ -1667,7 +1667,7 @@ class DetRows(unittest.TestCase):
                     "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=5\n")
             f.write("phase=1 vcpu=0 insn_k=100 insn_u=10%s\n" % calls)
             if vcpu1 is not None:
-                f.write("phase=1 vcpu=1 insn_k=50 insn_u=5%s\n" % vcpu1)
+                f.write("phase=1 vcpu=1 insn_k=50 insn_u=%d%s\n" % (user1, vcpu1))
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = report.ingest.det_rows("cachesim", "hotcold", "1", "sweep", job, ph)
@@ -1801,6 +1801,21 @@ class DetRows(unittest.TestCase):
             rc, rows, err = self.rows(there, wl=wl)
             self.assertEqual(rc, 1, wl)
             self.assertIn("(1 vCPUs)", err)
+
+    def test_a_workload_of_every_cpu_runs_on_each(self):
+        """a cpu=all workload on more than one vCPU: a vCPU with no user
+        instruction in its phase fails the boot (make -jN's jobs or the
+        server's workers not spread over the vCPUs); a cpu=0 workload's
+        other vCPUs may idle"""
+        self.JOB = DetRows.JOB.replace("cpu=0", "cpu=all")
+        rc, rows, err = self.rows("", vcpu1="")
+        self.assertEqual(rc, 0, err)
+        rc, rows, err = self.rows("", vcpu1="", user1=0)
+        self.assertEqual(rc, 1)
+        self.assertIn("vCPU 1 ran no user instruction in the phase (2 vCPUs)", err)
+        del self.JOB
+        rc, rows, err = self.rows("", vcpu1="", user1=0)
+        self.assertEqual(rc, 0, err)
 
     def test_an_exit_flood_without_drains_fails(self):
         """exit_flood frees more than a per-CPU list holds: sites that

@@ -421,15 +421,19 @@ compile() {
 }
 
 # web N: lighttpd serving static files from tmpfs to ab over the loopback,
-# N requests of a 1 KB file and N/4 of a 64 KB one, four at a time (on
-# more than one vCPU: a worker process per vCPU, and as many at a time):
-# every request must complete with 200 and the document's length, and lo
-# must carry the documents and no more than WEB_HDR bytes a request
-# besides them (headers, TCP/IP).
+# N requests of a 1 KB file and N/4 of a 64 KB one, four at a time (in a
+# machine shape's boot, shape=: a worker process per vCPU, and as many at
+# a time; wall mode's two vCPUs keep one process and four): every request
+# must complete with 200 and the document's length, and lo must carry the
+# documents and no more than WEB_HDR bytes a request besides them
+# (headers, TCP/IP).
 WEB_HDR=2048
-WEB_WORKERS=$(nproc)
+WEB_WORKERS=1
 WEB_AT_ONCE=4
-[ "$WEB_WORKERS" -le 1 ] || WEB_AT_ONCE=$WEB_WORKERS
+if [ -n "$SHAPE" ] && [ "$(nproc)" -gt 1 ]; then
+	WEB_WORKERS=$(nproc)
+	WEB_AT_ONCE=$WEB_WORKERS
+fi
 # web_ab N URL LENGTH: N requests of a LENGTH-byte document, all answered
 # 200, or fail; prints ab's time for them in seconds (ms resolution:
 # /proc/uptime's 10 ms would quantise a load this short)
@@ -471,7 +475,7 @@ web_up() {
 	while ! grep -q ':1F90 00000000:0000 0A' /proc/net/tcp; do
 		if ! kill -0 "$WEB_PID" 2>/dev/null || [ $i -ge 100 ]; then
 			cat /tmp/lighttpd.err 2>/dev/null
-			kill "$WEB_PID" 2>/dev/null
+			web_down
 			echo "lighttpd did not start listening on 127.0.0.1:8080"
 			return 1
 		fi
@@ -480,8 +484,26 @@ web_up() {
 	done
 }
 
+# web_procs: how many lighttpd processes run (the master and its workers)
+web_procs() {
+	grep -l '^lighttpd$' /proc/[0-9]*/comm 2>/dev/null | wc -l
+}
+
+# web_down: stop lighttpd (WEB_PID) and wait until none of its processes
+# is left (its workers exit after the master), at most 10 s
+web_down() {
+	local i=0
+	kill "$WEB_PID" 2>/dev/null
+	wait "$WEB_PID" 2>/dev/null
+	while [ "$(web_procs)" -gt 0 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(web_procs)" = 0 ] || { echo "lighttpd's processes did not exit"; return 1; }
+}
+
 web() {
-	local n=$1 big t1 t2 pid rc=0 lo0 lo doc
+	local n=$1 big t1 t2 rc=0 lo0 lo doc procs
 	prog_check || return 1
 	big=$((n / 4))
 	[ "$big" -gt 0 ] || big=1
@@ -489,7 +511,6 @@ web() {
 	head -c 1024 /dev/zero | tr '\0' a >/tmp/www/small.html
 	head -c 65536 /dev/zero | tr '\0' b >/tmp/www/big.html
 	web_up /tmp/www || return 1
-	pid=$WEB_PID
 	lo0=$(cat /sys/class/net/lo/statistics/rx_bytes)
 	$B/phase begin
 	if ! t1=$(web_ab "$n" http://127.0.0.1:8080/small.html 1024) ||
@@ -504,8 +525,14 @@ web() {
 		echo "web: lo carried $lo bytes, outside [$doc, $((doc + (n + big) * WEB_HDR))]: traffic other than the load"
 		rc=1
 	fi
-	kill "$pid"
-	wait "$pid" 2>/dev/null
+	# (with workers: the master and one process per worker served it)
+	procs=$(web_procs)
+	echo "web: $procs lighttpd processes for $WEB_WORKERS workers, ab $WEB_AT_ONCE at a time" >&2
+	if [ $rc = 0 ] && [ "$WEB_WORKERS" -gt 1 ] && [ "$procs" -ne $((WEB_WORKERS + 1)) ]; then
+		echo "web: $procs lighttpd processes, expected a master and $WEB_WORKERS workers"
+		rc=1
+	fi
+	web_down || rc=1
 	rm -rf /tmp/www /tmp/lighttpd.conf /tmp/lighttpd.err
 	if [ $rc != 0 ]; then
 		echo "$t1${t2:+ $t2}"

@@ -111,6 +111,7 @@ static void exit_setup(long bytes, long n)
 		if (hogs[i] == 0) {
 			char *p;
 
+			close(pipefd[0]);
 			if (flood_cpu)
 				bind_to(flood_cpu);
 			p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -120,13 +121,19 @@ static void exit_setup(long bytes, long n)
 			touch(p, bytes);
 			if (write(pipefd[1], "r", 1) != 1)
 				_exit(1);
+			close(pipefd[1]);
 			for (;;)
 				pause();
 		}
 	}
+	/* (a process that died before writing ends the read) */
+	close(pipefd[1]);
 	for (i = 0; i < n; i++)
-		if (read(pipefd[0], &c, 1) != 1)
-			die("flood: a process did not start");
+		if (read(pipefd[0], &c, 1) != 1) {
+			fprintf(stderr, "flood: a process did not start\n");
+			exit(1);
+		}
+	close(pipefd[0]);
 }
 
 static void exit_one(long i)
@@ -177,10 +184,12 @@ static void reclaim_helper_setup(long bytes, long chunk)
 
 	if (pipe(req) || pipe(ack))
 		die("flood: pipe");
+	signal(SIGPIPE, SIG_IGN);
 	helper = fork();
 	if (helper < 0)
 		die("flood: fork");
 	if (helper == 0) {
+		signal(SIGPIPE, SIG_DFL);
 		close(req[1]);
 		close(ack[0]);
 		bind_to(flood_cpu);
@@ -198,17 +207,22 @@ static void reclaim_helper_setup(long bytes, long chunk)
 	close(ack[1]);
 	to_helper = req[1];
 	from_helper = ack[0];
-	if (read(from_helper, &c, 1) != 1)
-		die("flood: the reclaim helper did not start");
+	if (read(from_helper, &c, 1) != 1) {
+		fprintf(stderr, "flood: the reclaim helper did not start\n");
+		exit(1);
+	}
 }
 
+/* (SIGPIPE ignored: a helper that died fails the write, with this message) */
 static void reclaim_helper_one(long i)
 {
 	char c;
 
 	if (write(to_helper, &i, sizeof(i)) != sizeof(i) ||
-	    read(from_helper, &c, 1) != 1 || c != 'd')
-		die("flood: the reclaim helper failed");
+	    read(from_helper, &c, 1) != 1 || c != 'd') {
+		fprintf(stderr, "flood: the reclaim helper failed at chunk %ld\n", i);
+		exit(1);
+	}
 }
 
 static void reclaim_helper_down(void)
@@ -262,9 +276,9 @@ int main(int argc, char **argv)
 		long cpu = strtol(argv[6], &end, 10);
 
 		if (!*argv[6] || *end || cpu < 1 || cpu >= sysconf(_SC_NPROCESSORS_ONLN) ||
-		    !strcmp(argv[1], "readahead")) {
+		    !strcmp(argv[1], "readahead") || atol(argv[3]) <= 0) {
 			fprintf(stderr, "%s: FLOOD_CPU '%s': expected an online CPU other than 0, "
-				"for exit or reclaim\n", argv[0], argv[6]);
+				"for exit or reclaim with N above 0\n", argv[0], argv[6]);
 			return 2;
 		}
 		flood_cpu = cpu;
@@ -282,7 +296,7 @@ int main(int argc, char **argv)
 		exit_setup(size << 20, n);
 	} else if (!strcmp(argv[1], "reclaim")) {
 		mode = RECLAIM;
-		if (flood_cpu && n)
+		if (flood_cpu)
 			reclaim_helper_setup(size << 20, (size << 20) / n);
 		else
 			reclaim_setup(size << 20);
