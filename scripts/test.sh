@@ -219,9 +219,9 @@ else
 	failed "hotcold leak with init_on_alloc=1 init_on_free=1 (build/logs/hotcold-leak-initfree.log)"
 fi
 # memory offline with cold pages queued: a 256 MB pc-dimm in ZONE_MOVABLE
-# offlined and onlined twice, with cold pages from a streaming reader's
-# reclaim and an exit queued (guest/jobs/offline.sh; measured: about 20 s
-# on hotcold, 1 min on debug)
+# offlined and onlined once to warm up, then twice, with cold pages from
+# a streaming reader's reclaim and an exit queued (guest/jobs/offline.sh;
+# measured: about 20 s on hotcold, 1 min on debug)
 offline_runs=
 for f in $FLAVOURS_TO_TEST; do
 	extra='' timeout=600

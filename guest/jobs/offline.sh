@@ -73,12 +73,6 @@ tap_run "dimm_online_in_zone_movable" t_blocks
 
 FRACTION0=$(cat $FRACTION)
 echo 8 >$FRACTION
-# shellcheck disable=SC2046 # one argument per number
-set -- $(settle)
-UNACC0=$2
-cp /tmp/meminfo.settle /tmp/meminfo.before
-echo "# before: free=$1 unaccounted=$UNACC0 pcp=$3 depot_pools=$4 (pages)"
-COLD_FREES0=$(vmstat pcp_cold_free)
 
 # every block online again (after a cycle that failed half-way too)
 online_all() {
@@ -137,6 +131,19 @@ end_reader() {
 	while kill -0 "$pid" 2>/dev/null; do sleep 1; done
 	rm -f /tmp/reader.pid
 }
+# One cycle before the first read, not counted in it: what a first
+# offline, online, reader and exit allocate once and keep (on the debug
+# kernel the unaccounted memory before the cycles read 360-387 pages in
+# two boots and 598-643 in four others, with about the same after) is
+# then in both reads, and the check sees what the cycles lose.
+tap_run "offline_online_warm_up" t_cycle
+end_reader
+# shellcheck disable=SC2046 # one argument per number
+set -- $(settle)
+UNACC0=$2
+cp /tmp/meminfo.settle /tmp/meminfo.before
+echo "# before: free=$1 unaccounted=$UNACC0 pcp=$3 depot_pools=$4 (pages)"
+COLD_FREES0=$(vmstat pcp_cold_free)
 c=1
 while [ $c -le "$CYCLES" ]; do
 	tap_run "offline_online_with_cold_pages_queued_$c" t_cycle
