@@ -79,6 +79,13 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       bench/shapes.tsv: 2cpu, ccd4,
                                       ccd8, ccd8prog) for a WORKLOADS
                                       list
+       report.py run-workloads RUN [WORKLOADS...]
+                                      the workloads run RUN (quick:
+                                      QUICK=1's, default: make bench's)
+                                      asks for with a WORKLOADS list:
+                                      those it names, or the run's set
+                                      (the runs column) less those it
+                                      excludes
        report.py configs [COLUMN=VALUE...]
                                       the configurations of the table whose
                                       columns have those values (sets=S:
@@ -152,6 +159,8 @@ def main():
         return workloads.main(sys.argv[2:])
     if cmd == "boot-workloads":
         return workloads.boot_main(sys.argv[2:])
+    if cmd == "run-workloads":
+        return workloads.run_main(sys.argv[2:])
     if cmd == "configs":
         return configs.main(sys.argv[2:])
     if cmd == "lock-sites":

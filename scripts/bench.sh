@@ -39,7 +39,8 @@
 # table's layout): the report takes the larger as the noise a comparison
 # has to beat.  Wall mode boots the base twice in every round (the
 # repeat: its A/A; not for the real programs) unless QUICK.
-# Workloads, their boots, amounts and QUICK's choice: bench/workloads.tsv.
+# Workloads, their boots, amounts and which runs ask for them (QUICK's,
+# the default run's, or only a run that names them): bench/workloads.tsv.
 # The sweeps (exit_flood and reclaim_flood at several rates and sizes:
 # the report's curves) run in the deterministic modes only, in a boot of
 # their own that only the table's sweeps set boots.
@@ -58,10 +59,11 @@
 # 2), DET_ROUNDS of the deterministic modes (default 3), PROG_ROUNDS (how
 # many of each mode's rounds boot the real programs, default 2),
 # SWEEP_ROUNDS (how many deterministic rounds boot the sweeps, default 2),
-# QUICK=1 (the scenarios, four of the 2002 workloads and web; wall: 2
-# rounds of 1 s; deterministic: 2 rounds at scale 1, no repeat boot; web
-# in the first round of each mode only), WORKLOADS (restrict every
-# mode), GEOMETRY (the machine the deterministic modes describe:
+# QUICK=1 (the scenarios, four of the 2002 workloads, web and sqlite;
+# wall: 2 rounds of 1 s; deterministic: 2 rounds at scale 1, no repeat
+# boot; the programs in the first round of each mode only), WORKLOADS
+# (the workloads every mode runs: names, or -NAME to leave one out of the
+# run's set), GEOMETRY (the machine the deterministic modes describe:
 # zen3, the default, boots the guest as QEMU's EPYC-Milan, whose CPUID
 # reports a Zen 3 core's caches, and simulates them: a private 32 KB 8-way
 # L1D and 512 KB L2 per vCPU and a 32 MB L3 shared by all; v1 boots
@@ -203,25 +205,22 @@ for w in ${WORKLOADS:-}; do
 	*) fail "unknown workload '${w#-}' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
 	esac
 done
+run_set=default
 if [ "$QUICK" = 1 ]; then
 	# under 10 minutes: the table's quick workloads (the scenarios, the
 	# cheapest of the 2002 workloads, web and sqlite; SDET, 240 million
-	# instructions even at scale 1, compile and configure, 5 G each, are
-	# left to the full run) in every mode they run in, no repeat boot, the
+	# instructions even at scale 1, and compile, 5 G, are left to the
+	# full run) in every mode they run in, no repeat boot, the
 	# programs in the first round only (the full run has its two rounds;
 	# the programs have no repeat or layout A/A)
 	ROUNDS=2 SECS=1 SCALE=1 DET_ROUNDS=2 PROG_ROUNDS=1 REPEAT=
-	if ! quick_det=$(table quick=yes modes=det) || ! quick_fixed=$(table quick=yes modes=fixed) ||
-		! quick_wall=$(table quick=yes); then
-		fail "bench/workloads.tsv: no QUICK workloads (above)"
-	fi
-	quick_det="$quick_det${quick_fixed:+ $quick_fixed}"
-	DET_WORKLOADS=${WORKLOADS:-$quick_det}
-	WALL_WORKLOADS=${WORKLOADS:-$quick_wall}
-else
-	DET_WORKLOADS=${WORKLOADS:-}
-	WALL_WORKLOADS=${WORKLOADS:-}
+	run_set=quick
 fi
+# which workloads the run asks for (run_lists) and each boot runs
+# (wall_lists, det_workloads)
+# shellcheck source=worklists.sh
+. "$ROOT/scripts/worklists.sh"
+run_lists "$run_set" || fail "bench/workloads.tsv: see above"
 # a workload of wall mode only (the in-kernel microbenchmark) is not asked
 # of the deterministic modes
 if [ -n "$DET_WORKLOADS" ]; then
@@ -257,10 +256,6 @@ case " $MODES " in
 *) boot_configs=$(for c in $CONFIGS; do named "${c%%:*}" "$FIXED_CONFIGS" || echo "$c"; done) ;;
 esac
 BENCH_FLAVOURS=$(for c in $boot_configs; do f=${c#*:}; echo "${f%%:*}"; done | sort -u | tr '\n' ' ')
-
-# which workloads each boot runs: wall_lists, det_workloads
-# shellcheck source=worklists.sh
-. "$ROOT/scripts/worklists.sh"
 
 # the deterministic boots' queue
 # shellcheck source=jobqueue.sh

@@ -19,6 +19,24 @@ wall_lists() {
 		WALL_PROG=$(python3 "$ROOT/bench/report.py" boot-workloads wall-prog "$WALL_WORKLOADS")
 }
 
+# run_lists RUN: DET_WORKLOADS and WALL_WORKLOADS, the workloads run RUN
+# (quick: QUICK=1's; default: make bench's) asks for with WORKLOADS:
+# those it names, or the run's set (bench/workloads.tsv's runs column:
+# the default run leaves out the workloads a run must ask for by name)
+# less those it excludes; the plan records them, so the report asks for
+# their rows only.  Fails with the reason when none is left.
+run_lists() {
+	local out
+	# shellcheck disable=SC2086 # a list of workloads
+	out=$(python3 "$ROOT/bench/report.py" run-workloads "$1" ${WORKLOADS:-}) || return 1
+	if [ -z "$out" ]; then
+		echo "hotcold: WORKLOADS='${WORKLOADS:-}' excludes every workload of the $1 run's set (bench/workloads.tsv's runs column)" >&2
+		return 1
+	fi
+	# shellcheck disable=SC2034 # for the script that sources this one
+	DET_WORKLOADS=$out WALL_WORKLOADS=$out
+}
+
 # det_workloads PART: the names one deterministic boot (mem, disk, 2cpu,
 # prog, sweep) runs, from DET_WORKLOADS (empty: every workload), or "none"
 det_workloads() {

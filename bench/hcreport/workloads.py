@@ -41,10 +41,11 @@ try:
 except (OSError, TableError) as _e:
     print("report.py: bench/shapes.tsv: %s" % _e, file=sys.stderr)
     sys.exit(2)
-COLUMNS = ("name", "kind", "modes", "boot", "quick", "shared", "amount", "metric", "what")
+COLUMNS = ("name", "kind", "modes", "boot", "runs", "shared", "amount", "metric", "what")
 VALUES = {"kind": ("2002", "mix", "scenario", "micro", "program", "sweep"),
           "modes": ("det", "wall", "fixed"),
-          "boot": ("mem", "disk") + tuple(SHAPES) + ("prog", "sweep"), "quick": ("yes", "no"),
+          "boot": ("mem", "disk") + tuple(SHAPES) + ("prog", "sweep"),
+          "runs": ("quick", "default", "asked"),
           "shared": ("yes", "no")}
 
 
@@ -140,6 +141,35 @@ def selected(listed, names):
     excluded = {w[1:] for w in listed if w.startswith("-")}
     named = {w for w in listed if not w.startswith("-")}
     return [n for n in names if n not in excluded and (not named or n in named)]
+
+
+# the runs of make bench: QUICK=1's and the default
+RUNS = ("quick", "default")
+
+
+def run_workloads(run, listed, rows=None):
+    """The workloads a run (quick or default) asks for, for a WORKLOADS
+    list (its words), in the table's order: the names it lists, less any
+    it excludes; with no name listed (none, or exclusions only), the
+    run's set less the exclusions.  The quick set is the workloads whose
+    runs column says quick; the default set adds those that say default
+    (a workload that says asked runs only where WORKLOADS names it)."""
+    rows = rows if rows is not None else table()
+    if any(not w.startswith("-") for w in listed):
+        return selected(listed, names(rows))
+    want = ("quick",) if run == "quick" else ("quick", "default")
+    return selected(listed, [r["name"] for r in rows if r["runs"] in want])
+
+
+def run_main(args):
+    """report.py run-workloads RUN [LIST...]: the names run RUN (quick or
+    default) asks for with the WORKLOADS list LIST, one line"""
+    if not args or args[0] not in RUNS:
+        print("report.py run-workloads: expected RUN [WORKLOADS...], RUN one of %s" %
+              ", ".join(RUNS), file=sys.stderr)
+        return 2
+    print(" ".join(run_workloads(args[0], " ".join(args[1:]).split())))
+    return 0
 
 
 # the boots scripts/bench.sh gives workloads: wall mode's without and with

@@ -1252,7 +1252,7 @@ class Stats(unittest.TestCase):
 
 
 class WorkloadTable(unittest.TestCase):
-    LINE = "w1\t2002\tdet\tmem\tyes\tno\t10\tops_per_s\twhat it does\n"
+    LINE = "w1\t2002\tdet\tmem\tquick\tno\t10\tops_per_s\twhat it does\n"
 
     def test_the_table_parses(self):
         rows = report.workloads.table()
@@ -1271,6 +1271,7 @@ class WorkloadTable(unittest.TestCase):
         for bad, why in ((self.LINE.replace("\tdet", ""), "8 tab-separated columns"),
                          (self.LINE.replace("\tmem", "\tram"), "boot 'ram'"),
                          (self.LINE.replace("\t10", "\tten"), "amount 'ten'"),
+                         (self.LINE.replace("\tquick", "\tyes"), "runs 'yes'"),
                          (self.LINE.replace("w1", "w-1"), "name 'w-1'"),
                          (self.LINE + self.LINE, "w1 listed twice"),
                          ("# only comments\n", "no workload lines")):
@@ -1295,8 +1296,8 @@ class WorkloadTable(unittest.TestCase):
 class Shapes(unittest.TestCase):
     """bench/shapes.tsv, the machine shapes, and the workload lines of a
     named shape (BASE_SHAPE, fixed modes, BASE in the table)"""
-    BASE = "w1\t2002\tdet\tmem\tno\tno\t150\tloops_per_s\tthe base\n"
-    ON4 = "w1_ccd4\t2002\tfixed\tccd4\tno\tno\t150\tloops_per_s\tw1 on 4 vCPUs\n"
+    BASE = "w1\t2002\tdet\tmem\tdefault\tno\t150\tloops_per_s\tthe base\n"
+    ON4 = "w1_ccd4\t2002\tfixed\tccd4\tdefault\tno\t150\tloops_per_s\tw1 on 4 vCPUs\n"
     SHAPE = "ccd4\t4\tyes\tno\tfour cores of a CCD\n"
 
     def test_the_shapes_parse(self):
@@ -1331,8 +1332,8 @@ class Shapes(unittest.TestCase):
         """ccd8prog (programs yes) runs a workload of the prog boot, and
         ccd8 (programs no) one of the mem boot only"""
         parse = report.workloads.parse
-        prog = "p1\tprogram\tdet\tprog\tno\tno\t1\tbuilds_per_hour\ta program\n"
-        on8 = "p1_ccd8prog\tprogram\tfixed\tccd8prog\tno\tno\t1\tbuilds_per_hour\tp1 on 8\n"
+        prog = "p1\tprogram\tdet\tprog\tdefault\tno\t1\tbuilds_per_hour\ta program\n"
+        on8 = "p1_ccd8prog\tprogram\tfixed\tccd8prog\tdefault\tno\t1\tbuilds_per_hour\tp1 on 8\n"
         self.assertEqual(parse(prog + on8)[1]["boot"], "ccd8prog")
         for bad, why in ((self.BASE + on8.replace("p1", "w1"), "w1 boots mem, and the ccd8prog "
                           "shape's boot has no disk: only a prog workload runs in it"),
@@ -1364,7 +1365,7 @@ class Sweeps(unittest.TestCase):
             self.assertIsNone(p(bad), bad)
 
     def test_table_checks_sweep_lines(self):
-        line = "sweep_exit_4_40_16\tsweep\tfixed\tsweep\tno\tno\t16\tpages_per_s\tw\n"
+        line = "sweep_exit_4_40_16\tsweep\tfixed\tsweep\tdefault\tno\t16\tpages_per_s\tw\n"
         parse = report.workloads.parse
         self.assertEqual(parse(line)[0]["amount"], "16")
         for bad, why in ((line.replace("\t16\t", "\t32\t"), "its name says 16 loops"),

@@ -8,6 +8,7 @@ table of its own and with the real one."""
 import contextlib
 import io
 import os
+import subprocess
 import sys
 import unittest
 
@@ -16,7 +17,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from hcreport import workloads  # noqa: E402
-from hcreport.workloads import boot_workloads, selected  # noqa: E402
+from hcreport.workloads import boot_workloads, run_workloads, selected  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # name, boot, modes; in the table's order
 TABLE = [("sdet_1", "mem", "det"), ("sdet_2", "mem", "det"), ("readahead", "2cpu", "det"),
@@ -153,3 +155,56 @@ class TheTable(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunSets(unittest.TestCase):
+    """The workloads a run asks for (the runs column): QUICK's set, the
+    default run's (QUICK's and the default ones), or the names WORKLOADS
+    lists; never an asked workload unless named."""
+    LINE = "w1\t2002\tdet\tmem\tquick\tno\t10\tops_per_s\tw\n"
+
+    def setUp(self):
+        self.rows = workloads.parse(
+            self.LINE + self.LINE.replace("w1", "w2").replace("quick", "default") +
+            self.LINE.replace("w1", "w3").replace("quick", "asked"))
+
+    def run_(self, run, listed):
+        return run_workloads(run, listed.split(), self.rows)
+
+    def test_each_run_its_set(self):
+        self.assertEqual(self.run_("quick", ""), ["w1"])
+        self.assertEqual(self.run_("default", ""), ["w1", "w2"])
+
+    def test_exclusions_only_leave_the_runs_set_less_those(self):
+        self.assertEqual(self.run_("default", "-w1"), ["w2"])
+        self.assertEqual(self.run_("quick", "-w1"), [])
+        self.assertEqual(self.run_("default", "-w3"), ["w1", "w2"])
+
+    def test_a_name_listed_runs_whatever_its_set(self):
+        self.assertEqual(self.run_("quick", "w3"), ["w3"])
+        self.assertEqual(self.run_("default", "w3 w2 -w2"), ["w3"])
+
+    def lists(self, quick, listed):
+        """bench.sh's lists (worklists.sh's run_lists) with the real table"""
+        p = subprocess.run(["bash", "-c", 'set -u; fail() { echo "$*" >&2; exit 1; }; '
+                            '. "$ROOT/scripts/worklists.sh"; run_lists "$1" && '
+                            'echo "$DET_WORKLOADS" && echo "$WALL_WORKLOADS"', "-", quick],
+                           env=dict(os.environ, ROOT=ROOT, WORKLOADS=listed,
+                                    PYTHONDONTWRITEBYTECODE="1"),
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout.split("\n")[:2], p.stderr
+
+    def test_the_harness_asks_the_default_set_of_the_real_table(self):
+        rc, (det_, wall_), err = self.lists("default", "")
+        self.assertEqual(rc, 0, err)
+        asked = workloads.names(runs="asked")
+        self.assertTrue(asked, "no asked workload in bench/workloads.tsv to test with")
+        self.assertEqual(det_.split(), [n for n in workloads.names() if n not in asked])
+        self.assertEqual(wall_, det_)
+        rc, (det_, _), err = self.lists("default", asked[0])
+        self.assertEqual((rc, det_), (0, asked[0]), err)
+
+    def test_the_harness_refuses_a_run_of_nothing(self):
+        rc, _, err = self.lists("quick", " ".join("-" + n for n in workloads.names(runs="quick")))
+        self.assertEqual(rc, 1)
+        self.assertIn("excludes every workload of the quick run's set", err)
