@@ -571,16 +571,20 @@ det_boot() {
 # each machine shape's (bench/shapes.tsv: the reader on the other CPU,
 # the seed's SMP widths: the named shapes in SHAPE_CONFIGS only), the
 # real programs and the sweeps.  A boot with the programs archive (prog,
-# a shape of programs: PROG_BOOTS) is PROG_CONFIGS' in the first
-# PROG_ROUNDS rounds.
+# a shape of programs: PROG_BOOTS) is booted in the first PROG_ROUNDS
+# rounds, never by the repeat: prog by PROG_CONFIGS, a named shape of
+# programs (ccd8prog) by SHAPE_CONFIGS, as the other named shapes.
 det_parts() {
-	local c=$1 r=$2 part wl
+	local c=$1 r=$2 part wl named_shape
 	for part in mem disk $SHAPE_BOOTS prog sweep; do
 		[ "$part" != sweep ] || named "${c%%:*}" "$SWEEP_CONFIGS" || continue
-		! named "$part" "$PROG_BOOTS" || { named "${c%%:*}" "$PROG_CONFIGS" && [ "$r" -le "$PROG_ROUNDS" ]; } ||
-			continue
+		named_shape=$(shape_field "$part" 3)
+		! named "$part" "$PROG_BOOTS" || {
+			[ "$r" -le "$PROG_ROUNDS" ] && [ "${c%%:*}" != "${REPEAT%%:*}" ] &&
+				{ [ "$named_shape" = yes ] || named "${c%%:*}" "$PROG_CONFIGS"; }
+		} || continue
 		# (a named shape: the shapes set's configurations only)
-		[ "$(shape_field "$part" 3)" != yes ] || named "${c%%:*}" "$SHAPE_CONFIGS" || continue
+		[ "$named_shape" != yes ] || named "${c%%:*}" "$SHAPE_CONFIGS" || continue
 		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
 		wl=$(det_workloads "$part") || return 1
 		[ "$wl" = none ] || echo "$part"

@@ -42,6 +42,8 @@
 #ifndef HOTCOLD_CACHE_H
 #define HOTCOLD_CACHE_H
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,6 +593,52 @@ static inline uint32_t phase_marker(const uint8_t *insn, size_t len)
 	disp = insn[3] | insn[4] << 8 | insn[5] << 16 | (uint32_t)insn[6] << 24;
 	return disp == PHASE_MAGIC_BEGIN || disp == PHASE_MAGIC_END ||
 	       disp == DMA_MAGIC ? disp : 0;
+}
+
+/*
+ * calls=ADDR+ADDR/ADDR...: the instructions whose executions the plugin
+ * counts per phase.  '+' starts a new counter, '/' adds an address to the
+ * current one (a lock's call sites in one file: one counter); each
+ * address a number strtoull() reads (decimal, 0x hex), not 0.
+ */
+#define MAX_CALLS 12
+#define MAX_CALL_PCS 64
+struct calls {
+	uint64_t pcs[MAX_CALL_PCS];
+	int ctr[MAX_CALL_PCS];	/* the counter pcs[i] adds to */
+	int nr_pcs, nr;		/* addresses, counters */
+};
+
+/*
+ * Adds VALUE's counters to C: NULL, or the reason VALUE is refused (C is
+ * then unchanged).
+ */
+static inline const char *calls_parse(struct calls *c, const char *value)
+{
+	struct calls t = *c;
+	const char *p = value;
+	unsigned long long x;
+	char *end;
+
+	do {
+		if (t.nr == MAX_CALLS)
+			return "more than 12 counters";
+		do {
+			if (t.nr_pcs == MAX_CALL_PCS)
+				return "more than 64 addresses";
+			/* (strtoull takes a sign and spaces: refused) */
+			errno = 0;
+			x = isdigit((unsigned char)*p) ? strtoull(p, &end, 0) : 0;
+			if (!x || errno || (*end && *end != '+' && *end != '/'))
+				return "expected ADDR+ADDR/ADDR... (numbers, not 0)";
+			t.ctr[t.nr_pcs] = t.nr;
+			t.pcs[t.nr_pcs++] = x;
+			p = end + 1;
+		} while (*end == '/');
+		t.nr++;
+	} while (*end);
+	*c = t;
+	return NULL;
 }
 
 #endif

@@ -87,11 +87,7 @@ enum { USER, KERNEL };
  * calls=: the addresses whose executions are counted per phase, and the
  * counter each one adds to (several addresses may share one)
  */
-#define MAX_CALLS 12
-#define MAX_CALL_PCS 64
-static uint64_t call_pcs[MAX_CALL_PCS];
-static int call_ctr[MAX_CALL_PCS];
-static int nr_call_pcs, nr_calls;
+static struct calls call_list;	/* calls= */
 
 struct vcpu {
 	struct cache l1, l2;	/* l2: private, with three levels */
@@ -374,7 +370,7 @@ static void phase_end(void)
 			" repx_u=%" PRIu64, v->rep_iters[KERNEL], v->rep_execs[KERNEL],
 			v->rep_iters[USER], v->rep_execs[USER]);
 		fprintf(out, " dma=%" PRIu64 " dma_lost=%" PRIu64, v->dma, v->dma_lost);
-		for (m = 0; m < nr_calls; m++)
+		for (m = 0; m < call_list.nr; m++)
 			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
 		fputc('\n', out);
 	}
@@ -437,11 +433,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)m);
 		if (m == DMA_MAGIC)
 			add_dma_pc(pc + qemu_plugin_insn_size(insn));
-		for (c = 0; c < nr_call_pcs; c++)
-			if (pc == call_pcs[c])
+		for (c = 0; c < call_list.nr_pcs; c++)
+			if (pc == call_list.pcs[c])
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
 								       QEMU_PLUGIN_CB_NO_REGS,
-								       (void *)(uintptr_t)call_ctr[c]);
+								       (void *)(uintptr_t)call_list.ctr[c]);
 		if (is_dma_pc(pc))
 			cb = mem_access_dma;
 		else if (is_rep_string_store(qemu_plugin_insn_data(insn),
@@ -510,25 +506,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			continue;
 		}
 		if (!strcmp(k, "calls")) {
-			const char *p = v;
+			const char *why = calls_parse(&call_list, v);
 
-			do {
-				if (nr_calls == MAX_CALLS)
-					return fail(k, "more than 12 counters");
-				do {
-					if (nr_call_pcs == MAX_CALL_PCS)
-						return fail(k, "more than 64 addresses");
-					/* (strtoull takes a sign and spaces: refused) */
-					errno = 0;
-					x = isdigit((unsigned char)*p) ? strtoull(p, &end, 0) : 0;
-					if (!x || errno || (*end && *end != '+' && *end != '/'))
-						return fail(k, "expected ADDR+ADDR/ADDR... (numbers, not 0)");
-					call_ctr[nr_call_pcs] = nr_calls;
-					call_pcs[nr_call_pcs++] = x;
-					p = end + 1;
-				} while (*end == '/');
-				nr_calls++;
-			} while (*end);
+			if (why)
+				return fail(k, why);
 			continue;
 		}
 		if (!strcmp(k, "sim") || !strcmp(k, "profile") || !strcmp(k, "strfill") ||
@@ -626,7 +607,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d calls=%d"
 		" coherence=%d\n",
 		simulate, !whole_run, l3size ? 3 : 2, l1size, l1ways, l2size, l2ways, l3size,
-		l3size ? l3ways : 0, line, string_fill, nr_vcpus, nr_calls, coh.nr > 1);
+		l3size ? l3ways : 0, line, string_fill, nr_vcpus, call_list.nr, coh.nr > 1);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	if (whole_run)

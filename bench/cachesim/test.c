@@ -459,6 +459,53 @@ static void coherence_changes_nothing(unsigned int levels, unsigned int nr, int 
 	machine_free(&a);
 }
 
+/* calls=: '+' a counter, '/' an address more for it; bad values change nothing */
+static void calls_cases(void)
+{
+	static const char *const bad[] = {
+		"", "0", "0x10+", "0x10/", "+0x10", "0x10++0x20", "-16", " 16", "0x10,0x20",
+		"0x", "99999999999999999999", "0x10+0",
+	};
+	struct calls c = { .nr = 0 };
+	char many[64 * 8 + 1], name[96];
+	unsigned int i;
+
+	check("calls: one address, one counter", calls_parse(&c, "4096") == NULL &&
+	      c.nr == 1 && c.nr_pcs == 1 && c.pcs[0] == 4096 && c.ctr[0] == 0, 1);
+	memset(&c, 0, sizeof(c));
+	check("calls: 0x10+0x20/0x30 is two counters",
+	      calls_parse(&c, "0x10+0x20/0x30") == NULL, 1);
+	check("calls: the second counter has two addresses",
+	      c.nr * 1000 + c.nr_pcs * 100 + c.ctr[0] * 10 + c.ctr[1] + c.ctr[2], 2302);
+	check("calls: the addresses in order", c.pcs[0] == 0x10 && c.pcs[1] == 0x20 &&
+	      c.pcs[2] == 0x30, 1);
+	/* a second calls= adds counters after the first's */
+	check("calls: a second value adds its counters", calls_parse(&c, "0x40") == NULL &&
+	      c.nr == 3 && c.nr_pcs == 4 && c.ctr[3] == 2, 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct calls before = c;
+
+		snprintf(name, sizeof(name), "calls: '%s' refused, nothing kept", bad[i]);
+		check(name, calls_parse(&c, bad[i]) != NULL &&
+		      !memcmp(&before, &c, sizeof(c)), 1);
+	}
+	/* 12 counters fit, a 13th does not; 64 addresses fit, a 65th does not */
+	memset(&c, 0, sizeof(c));
+	check("calls: 12 counters", calls_parse(&c, "1+2+3+4+5+6+7+8+9+10+11+12") == NULL &&
+	      c.nr == MAX_CALLS, 1);
+	check("calls: a 13th counter refused", calls_parse(&c, "13") != NULL && c.nr == MAX_CALLS,
+	      1);
+	memset(&c, 0, sizeof(c));
+	many[0] = 0;
+	for (i = 1; i <= MAX_CALL_PCS; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%u",
+			 i > 1 ? "/" : "", i);
+	check("calls: 64 addresses in one counter", calls_parse(&c, many) == NULL &&
+	      c.nr == 1 && c.nr_pcs == MAX_CALL_PCS, 1);
+	check("calls: a 65th address refused", calls_parse(&c, "65") != NULL &&
+	      c.nr_pcs == MAX_CALL_PCS, 1);
+}
+
 int main(void)
 {
 	struct cache l1, l2;
@@ -636,6 +683,8 @@ int main(void)
 	nop[3] = 0x04;
 	check("marker: other displacement is ordinary code", phase_marker(nop, 7), 0);
 	check("marker: other length is ordinary code", phase_marker(nop, 6), 0);
+
+	calls_cases();
 
 	cache_free(&l1);
 	cache_free(&l2);
