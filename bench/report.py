@@ -65,7 +65,8 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
        report.py archive RUN DEST     copies the files RUN's report is
                                       rendered from (the plan, det.csv,
                                       results.csv, vmstat.csv,
-                                      calibrate.txt) to DEST, a new
+                                      calibrate.txt, prices.tsv) and the
+                                      tables the run read to DEST, a new
                                       directory: report.py report DEST
                                       renders it from them alone
        report.py workloads [COLUMN=VALUE...]
@@ -111,11 +112,12 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       det.csv rows of one boot: the guest's
                                       hotcold-phase lines matched, in order,
                                       with the plugin's phase records
-       report.py boot-state CONFIG FLAVOUR APPEND JOB.out
+       report.py boot-state CONFIG FLAVOUR APPEND JOB.out [VCPUS]
                                       exit 1 unless the boot's hotcold-info
                                       line shows the allocator CONFIG names
                                       (bench/configs.tsv: the switch's
                                       value, the per-cpu lists on or off)
+                                      and VCPUS vCPUs online, if given
        report.py icount-rows CACHESIM.csv [ICOUNT.csv]
                                       the icount rows of a cachesim boot's
                                       rows (the same instructions, no cache
@@ -151,8 +153,8 @@ def main():
         return 0
     if cmd == "det-rows" and len(sys.argv) == 8:
         return det_rows(*sys.argv[2:8])
-    if cmd == "boot-state" and len(sys.argv) == 6:
-        return boot_state(*sys.argv[2:6])
+    if cmd == "boot-state" and len(sys.argv) in (6, 7):
+        return boot_state(*sys.argv[2:])
     if cmd == "icount-rows" and len(sys.argv) in (3, 4):
         return icount_rows(*sys.argv[2:])
     if cmd == "workloads":

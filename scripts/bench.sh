@@ -42,8 +42,9 @@
 # Workloads, their boots, amounts and which runs ask for them (QUICK's,
 # the default run's, or only a run that names them): bench/workloads.tsv.
 # The sweeps (exit_flood and reclaim_flood at several rates and sizes:
-# the report's curves) run in the deterministic modes only, in a boot of
-# their own that only the table's sweeps set boots.
+# the report's curves) run when WORKLOADS names them, in the
+# deterministic modes only, in a boot of their own that only the table's
+# sweeps set boots.
 #
 # Results in a directory of the run's own, build/bench/STAMP/ (STAMP: the
 # start, UTC, and RUN_NAME: 20261206-0130-quick), build/bench/latest pointing
@@ -199,7 +200,7 @@ table() {
 ALL_WORKLOADS=$(table) ||
 	fail "bench/workloads.tsv: the workload table does not parse (above) -- nothing was run"
 for w in ${WORKLOADS:-}; do
-	# (-NAME: every workload but NAME, in wall mode)
+	# (-NAME: the run's set but NAME: worklists.sh's run_lists)
 	case " $ALL_WORKLOADS " in
 	*" ${w#-} "*) ;;
 	*) fail "unknown workload '${w#-}' in WORKLOADS -- workloads are (bench/workloads.tsv): $ALL_WORKLOADS" ;;
@@ -395,13 +396,18 @@ export BENCH_STAMP
 	echo "jobs=$JOBS"
 } >"$OUT/plan"
 # the price table the report of this run (and of its archive) uses: a
-# later edit of bench/prices.tsv does not reprice it
+# later edit of bench/prices.tsv does not reprice it; and the tables that
+# said what each boot was (its machine shape, its configuration, its
+# workloads), as the run read them
 cp "$ROOT/bench/prices.tsv" "$OUT/prices.tsv"
+cp "$ROOT/bench/shapes.tsv" "$ROOT/bench/configs.tsv" "$ROOT/bench/workloads.tsv" "$OUT/" ||
+	fail "could not copy the bench tables into $OUT"
 
-# boot_state NAME FLAVOUR APPEND JOBOUT: the boot ran the allocator its
-# configuration names (bench/configs.tsv: the switch's value, the
-# per-cpu lists on or off), or fail: its rows would go under the wrong
-# name
+# boot_state NAME FLAVOUR APPEND JOBOUT [VCPUS]: the boot ran the
+# allocator its configuration names (bench/configs.tsv: the switch's
+# value, the per-cpu lists on or off), with VCPUS vCPUs online if given
+# (a deterministic boot: its machine shape's), or fail: its rows would go
+# under the wrong name
 boot_state() {
 	python3 "$ROOT/bench/report.py" boot-state "$@" ||
 		fail "$1: the kernel booted is not the configuration's (above) -- see ${4#"$ROOT"/}"
@@ -560,7 +566,7 @@ det_boot() {
 		[ -z "$failed" ] || msg "$mode run $name, round $r ($part boot): workloads that failed in the guest: $failed"
 		return 1
 	fi
-	boot_state "$name" "$f" "$append" "$LOGS/$f-bench-$tag.out"
+	boot_state "$name" "$f" "$append" "$LOGS/$f-bench-$tag.out" "$smp"
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" "$part" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"

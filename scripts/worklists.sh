@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Which workloads each boot of make bench runs (scripts/bench.sh sources
-# it): bench/report.py boot-workloads answers, by the one WORKLOADS rule
-# (bench/hcreport/workloads.py's selected(), tested in
-# bench/tests/test_workloads.py): a list names workloads, or excludes them
-# with -NAME; a list of exclusions only means every workload but those, a
-# list with names those names, less any also excluded.  A boot is given
-# the names it runs, never exclusions: the guest runs the names it is
-# given (all with none) and refuses -NAME.
+# Which workloads a run of make bench asks for, and each of its boots
+# runs (scripts/bench.sh sources it): bench/report.py run-workloads and
+# boot-workloads answer, by the one WORKLOADS rule
+# (bench/hcreport/workloads.py's run_workloads() and selected(), tested
+# in bench/tests/test_workloads.py): a list names workloads, or excludes
+# them with -NAME; a list of exclusions only means the run's set
+# (bench/workloads.tsv's runs column: QUICK's, or the default run's) but
+# those, a list with names those names, less any also excluded.  A boot
+# is given the names it runs, never exclusions: the guest runs the names
+# it is given (all with none) and refuses -NAME.
 
 # wall_lists: WALL_MAIN and WALL_PROG, the names the wall boots without
 # and with the programs archive run (empty: no such boot), from
@@ -30,15 +32,17 @@ run_lists() {
 	# shellcheck disable=SC2086 # a list of workloads
 	out=$(python3 "$ROOT/bench/report.py" run-workloads "$1" ${WORKLOADS:-}) || return 1
 	if [ -z "$out" ]; then
-		echo "hotcold: WORKLOADS='${WORKLOADS:-}' excludes every workload of the $1 run's set (bench/workloads.tsv's runs column)" >&2
+		echo "hotcold: WORKLOADS='${WORKLOADS:-}' leaves no workload to run (its names less its exclusions, or the $1 run's set, bench/workloads.tsv's runs column, less them)" >&2
 		return 1
 	fi
 	# shellcheck disable=SC2034 # for the script that sources this one
 	DET_WORKLOADS=$out WALL_WORKLOADS=$out
 }
 
-# det_workloads PART: the names one deterministic boot (mem, disk, 2cpu,
-# prog, sweep) runs, from DET_WORKLOADS (empty: every workload), or "none"
+# det_workloads PART: the names one deterministic boot (mem, disk, prog,
+# sweep or a shape of bench/shapes.tsv) runs, from DET_WORKLOADS
+# (run_lists': never empty in make bench; empty: every workload), or
+# "none"
 det_workloads() {
 	local out
 	out=$(python3 "$ROOT/bench/report.py" boot-workloads "$1" "$DET_WORKLOADS") || return 1

@@ -599,7 +599,8 @@ static inline uint32_t phase_marker(const uint8_t *insn, size_t len)
  * calls=ADDR+ADDR/ADDR...: the instructions whose executions the plugin
  * counts per phase.  '+' starts a new counter, '/' adds an address to the
  * current one (a lock's call sites in one file: one counter); each
- * address a number strtoull() reads (decimal, 0x hex), not 0.
+ * address a number as C writes it (strtoull() base 0: 0x hex, a leading
+ * 0 octal, else decimal), not 0.
  */
 #define MAX_CALLS 12
 #define MAX_CALL_PCS 64

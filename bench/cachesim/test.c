@@ -475,8 +475,11 @@ static void calls_cases(void)
 	memset(&c, 0, sizeof(c));
 	check("calls: 0x10+0x20/0x30 is two counters",
 	      calls_parse(&c, "0x10+0x20/0x30") == NULL, 1);
-	check("calls: the second counter has two addresses",
-	      c.nr * 1000 + c.nr_pcs * 100 + c.ctr[0] * 10 + c.ctr[1] + c.ctr[2], 2302);
+	check("calls: 0x10+0x20/0x30: counters", c.nr, 2);
+	check("calls: 0x10+0x20/0x30: addresses", c.nr_pcs, 3);
+	check("calls: 0x10 adds to counter 0", c.ctr[0], 0);
+	check("calls: 0x20 adds to counter 1", c.ctr[1], 1);
+	check("calls: 0x30 adds to counter 1", c.ctr[2], 1);
 	check("calls: the addresses in order", c.pcs[0] == 0x10 && c.pcs[1] == 0x20 &&
 	      c.pcs[2] == 0x30, 1);
 	/* a second calls= adds counters after the first's */

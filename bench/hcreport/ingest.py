@@ -499,15 +499,17 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
     return 0
 
 
-def boot_state(config, flavour, append, jobout):
+def boot_state(config, flavour, append, jobout, vcpus=None):
     """Check that the boot of CONFIG ran the allocator the configuration
     names (bench/configs.tsv's switch and pcp: the switch's value, "none"
     on a kernel without the series, and whether its pcp lists are off,
-    high 0 and batch 1).  By the configuration, not from the command line
-    it booted with: a mistyped parameter, a kernel without the series or
-    a kernel without per-cpu lists whose lists are still on would
-    otherwise give rows under the wrong name.  Prints what is wrong and
-    returns 1, or returns 0."""
+    high 0 and batch 1), and with VCPUS (a string; None: not checked) the
+    machine shape's vCPUs online.  By the configuration, not from the
+    command line it booted with: a mistyped parameter, a kernel without
+    the series, a kernel without per-cpu lists whose lists are still on,
+    or a guest that brought up fewer CPUs than its shape would otherwise
+    give rows under the wrong name.  Prints what is wrong and returns 1,
+    or returns 0."""
     state = configs.expected_state(config)
     if state is None:
         print("report.py: %s: no expected allocator state for configuration %s "
@@ -535,6 +537,12 @@ def boot_state(config, flavour, append, jobout):
                             "high 0 and batch 1 everywhere" % (high, "-".join(batch)))
         elif not nopcp and int(high) == 0:
             problems.append("every pcp list has high 0, as without per-cpu lists")
+        if vcpus is not None and "vcpus" not in info:
+            problems.append("no vcpus= on the hotcold-info line, expected %s (the machine "
+                            "shape's)" % vcpus)
+        elif vcpus is not None and info["vcpus"] != vcpus:
+            problems.append("%s vCPUs online, expected %s (the machine shape's)" %
+                            (info["vcpus"], vcpus))
     for p in problems:
         print("report.py: %s: %s (%s kernel, command line '%s'): %s" %
               (jobout, config, flavour, append, p), file=sys.stderr)

@@ -25,7 +25,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # outputs (build/logs/), the plugin's phase records and each boot's rows
 # (det.csv holds them all), the job lists, the calibrate binary, nor
 # report.md and its charts, which the report writes.
-ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv")
+# (the three tables: what each boot was, as the run read them, kept with
+# its data; the report reads this checkout's)
+ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv",
+           "shapes.tsv", "configs.tsv", "workloads.tsv")
 
 
 def runs_dir():
@@ -291,7 +294,8 @@ def archive(run, dest):
     run's report from them alone (priced with the prices.tsv the run
     copied at its start, or this checkout's bench/prices.tsv for a run
     older than that; with this checkout's bench/workloads.tsv and report
-    code: those of the plan's commit reproduce it).  1, copying nothing, when the run's plan does not
+    code: those of the plan's commit reproduce it; the run's own copies
+    of the three tables go with it, for the record).  1, copying nothing, when the run's plan does not
     parse, a file its modes write is missing (a run that failed before
     its end), or DEST holds anything."""
     try:

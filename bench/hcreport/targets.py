@@ -5,7 +5,7 @@ when the run's plan asked for that data; a target whose data the run did
 not ask for says so instead."""
 import statistics
 
-from . import workloads
+from . import configs, workloads
 # the one WORKLOADS rule (scripts/bench.sh's boots' too)
 from .workloads import selected
 from .ingest import BASE, LAYOUT, POWER, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
@@ -151,15 +151,21 @@ def counts(base, r):
     return r is not None and (base >= 1 or abs(r - 1) * base >= 1)
 
 
-def power_workloads():
+def power_workloads(rows=None):
     """(judged, shown): the workloads the power kernel's cost must show
     on, the 2002 workloads whose op is page allocation (write and
     truncate, page faults: 1-1.6 % more instructions), and those whose
     interval is shown, not judged: SDET, whose op is a shell script
     (fork, exec, small files), where the same cost is a few tenths of a
     percent (0.0-0.5 % in the first full run's round 1), below what
-    three rounds resolve, and as small as the layout A/A's moves there"""
-    wls = workloads.names(kind="2002")
+    three rounds resolve, and as small as the layout A/A's moves there.
+    Only the workloads of boots the power configuration has: a named
+    machine shape (bench/shapes.tsv) boots the shapes set's
+    configurations alone (scripts/bench.sh's det_parts)."""
+    shaped = POWER not in configs.names(sets="shapes")
+    wls = [r["name"] for r in (rows if rows is not None else workloads.table())
+           if r["kind"] == "2002" and not (
+               shaped and workloads.SHAPES.get(r["boot"], {}).get("named") == "yes")]
     return ([w for w in wls if not w.startswith("sdet_")],
             [w for w in wls if w.startswith("sdet_")])
 

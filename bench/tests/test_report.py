@@ -524,6 +524,20 @@ class PowerCheck(unittest.TestCase):
         run.det(rows + power)
         return run.report()
 
+    def test_judged_only_where_power_boots(self):
+        """the real tables: no workload of a named shape, which only the
+        shapes set boots (power is not in it), is judged or shown; the
+        one-vCPU 2002 workloads are"""
+        from hcreport.targets import power_workloads
+        judged, shown = power_workloads()
+        named = [r["name"] for r in report.workloads.table()
+                 if report.workloads.SHAPES.get(r["boot"], {}).get("named") == "yes"]
+        self.assertTrue(named)
+        self.assertNotIn(report.configs.role("power"), report.configs.names(sets="shapes"))
+        self.assertEqual(sorted(set(judged + shown) & set(named)), [])
+        self.assertIn("trunc80k_tmpfs_n", judged)
+        self.assertIn("sdet_8", shown)
+
     def test_a_one_percent_cost_is_called_worse(self):
         rc, lines, err = self.run_with((1.011, 1.009, 1.010))
         self.assertIn(": met on 1 workloads: pagefault_anon 1.010 [1.008-1.012]",
@@ -1862,7 +1876,7 @@ class BootState(unittest.TestCase):
     ON = "pcp_high_max=2540 pcp_batch=1-63"
     OFF = "pcp_high_max=0 pcp_batch=1-1"
 
-    def check(self, config, flavour, append, switch, pcp, text=None):
+    def check(self, config, flavour, append, switch, pcp, text=None, vcpus=None):
         d = tempfile.TemporaryDirectory()
         self.addCleanup(d.cleanup)
         job = os.path.join(d.name, "job.out")
@@ -1871,7 +1885,7 @@ class BootState(unittest.TestCase):
             f.write(self.INFO % (switch, pcp) if text is None else text)
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            rc = report.boot_state(config, flavour, append, job)
+            rc = report.boot_state(config, flavour, append, job, vcpus)
         return rc, err.getvalue()
 
     def refused(self, *args, says, **kw):
@@ -1920,6 +1934,16 @@ class BootState(unittest.TestCase):
         self.refused("hotcold-on", "hotcold", "", "1", self.ON,
                      says="no expected allocator state for configuration hotcold-on "
                           "(no such line in bench/configs.tsv)")
+
+    def test_the_shapes_vcpus(self):
+        args = self.line(role="base")
+        self.assertEqual(self.check(*args, "none", self.ON, vcpus="1"), (0, ""))
+        # the INFO line says one vCPU: a shape of 8 that brought up one
+        self.refused(*args, "none", self.ON, vcpus="8",
+                     says="1 vCPUs online, expected 8 (the machine shape's)")
+        self.refused(*args, "none", self.ON, vcpus="1",
+                     text=(self.INFO % ("none", self.ON)).replace(" vcpus=1", ""),
+                     says="no vcpus= on the hotcold-info line, expected 1")
 
     def test_lists_off_with_their_lists_on(self):
         self.refused(*self.line(pcp="off"), "none", self.ON, says="the pcp lists are on")

@@ -317,8 +317,8 @@ class Archive(Fixtures):
         rc, out, err = cli("archive", run, dest)
         self.assertEqual(rc, 0, err)
         self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt of", out)
-        # (the fixture is older than the runs' own prices.tsv)
-        kept = [f for f in runs.ARCHIVE if f != "prices.tsv"]
+        # (the fixture is older than the runs' own prices.tsv and tables)
+        kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv")]
         self.assertEqual(sorted(os.listdir(dest)), sorted(kept))
         for f in kept:
             with open(os.path.join(dest, f)) as x, open(os.path.join(DATA, "run-a", f)) as y:
@@ -356,6 +356,19 @@ class Archive(Fixtures):
             self.assertNotIn("L3 46,", got)
             self.assertNotEqual(got, before)
         self.assertIn("L3 46,", before)
+
+    def test_the_tables_the_run_read_go_with_its_archive(self):
+        """scripts/bench.sh copies bench/shapes.tsv, configs.tsv and
+        workloads.tsv into the run: the archive keeps them"""
+        for t in ("shapes.tsv", "configs.tsv", "workloads.tsv"):
+            with open(os.path.join(self.a, t), "w") as f:
+                f.write("# %s as the run read it\n" % t)
+        dest = os.path.join(self.tmp.name, "archived")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
+        for t in ("shapes.tsv", "configs.tsv", "workloads.tsv"):
+            with open(os.path.join(dest, t)) as f:
+                self.assertEqual(f.read(), "# %s as the run read it\n" % t)
 
     def test_compare_says_when_the_price_tables_differ(self):
         rc, out, err = cli("compare", self.a, self.b)
