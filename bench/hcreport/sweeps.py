@@ -101,7 +101,10 @@ def sweep_section(det, configs, outdir, asked_why=None, want=(), want_curves=())
     lines = ["## Directed tests as curves (cachesim)", ""]
     if not cs or BASE not in shown or len(shown) < 2:
         if asked_why:
-            return lines + ["Not in this run: %s." % asked_why, ""], 0, []
+            how = (" The sweeps are asked for by name (bench/workloads.tsv's runs column): "
+                   "WORKLOADS=\"$(python3 bench/report.py workloads kind=sweep)\" make bench "
+                   "runs them alone." if "WORKLOADS" in asked_why else "")
+            return lines + ["%s.%s" % (asked_why[0].upper() + asked_why[1:], how), ""], 0, []
         return (lines + ["NOT RUN: no cachesim rows of vanilla and another configuration "
                          "for the sweeps (bench/workloads.tsv).", ""], 0,
                 ["the sweeps: no cachesim rows of vanilla and another configuration"])

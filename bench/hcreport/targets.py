@@ -151,7 +151,7 @@ def counts(base, r):
     return r is not None and (base >= 1 or abs(r - 1) * base >= 1)
 
 
-def power_workloads(rows=None):
+def power_workloads():
     """(judged, shown): the workloads the power kernel's cost must show
     on, the 2002 workloads whose op is page allocation (write and
     truncate, page faults: 1-1.6 % more instructions), and those whose
@@ -163,7 +163,7 @@ def power_workloads(rows=None):
     machine shape (bench/shapes.tsv) boots the shapes set's
     configurations alone (scripts/bench.sh's det_parts)."""
     shaped = POWER not in configs.names(sets="shapes")
-    wls = [r["name"] for r in (rows if rows is not None else workloads.table())
+    wls = [r["name"] for r in workloads.table()
            if r["kind"] == "2002" and not (
                shaped and workloads.SHAPES.get(r["boot"], {}).get("named") == "yes")]
     return ([w for w in wls if not w.startswith("sdet_")],
@@ -186,8 +186,8 @@ def power_check(t, det, plan):
     text = ("power check: the power kernel (vanilla, every 50th order-0 page cleared once "
             "more) called worse than vanilla, its 95 % interval above 1, in instructions "
             "per op (icount, every rep string iteration counted: the cost is string "
-            "stores) on every 2002 workload whose op allocates pages (trunc*, pagefault_*; "
-            "SDET shown, not judged)")
+            "stores) on every 2002 workload whose op allocates pages, of the boots it has "
+            "(one vCPU: trunc*, pagefault_*; SDET shown, not judged)")
     judged, shown = power_workloads()
     if not POWER:
         t.missing(text, "not in this run (no power configuration)", "")

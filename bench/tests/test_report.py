@@ -580,6 +580,20 @@ class PowerCheck(unittest.TestCase):
                       "on pagefault_fork)", "\n".join(lines))
         self.assertNotEqual(rc, 0)
 
+    def test_a_shape_power_never_boots_is_not_asked_of_it(self):
+        """the default run's plan names the shapes' 2002 workloads
+        (trunc80k_tmpfs_n_ccd4), which only the shapes set boots: no power
+        rows there, and the check is met on the workload power boots"""
+        wl = "trunc80k_tmpfs_n_ccd4"
+        run = Run(dict(self.PLAN, workloads="pagefault_anon " + wl))
+        rows = both_modes("pagefault_anon", 5.0) + both_modes(wl, 5.0, without="hotcold-off")
+        rows += [det_row("icount", "pagefault_anon", "power", r, insn=1010.0, rep=10.0)
+                 for r in (1, 2, 3)]
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertIn(": met on 1 workloads: pagefault_anon", target(lines, "power check"))
+        self.assertNotIn(wl, target(lines, "power check"))
+
     def test_sdet_is_shown_not_judged(self):
         run = Run(dict(self.PLAN, workloads="pagefault_anon sdet_1"))
         rows = both_modes("pagefault_anon", 5.0) + both_modes("sdet_1", 5.0)
@@ -1481,7 +1495,8 @@ class Sweeps(unittest.TestCase):
         run.det(both_modes("exit_flood", 1.0))
         rc, lines, err = run.report()
         self.assertEqual(rc, 0, err)
-        self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
+        self.assertTrue(any(x.startswith("Not in this run (WORKLOADS). The sweeps are asked "
+                                         "for by name") for x in lines), lines)
 
     def test_a_mode_charts_only_the_configurations_it_has(self):
         # an icount run of vanilla alone after a full run: det.csv holds
@@ -1511,7 +1526,7 @@ class Sweeps(unittest.TestCase):
     def test_sweeps_not_asked_without_a_configuration_that_boots_them(self):
         rc, lines, err = self.exit_flood_only(configs="vanilla hotcold-off")
         self.assertNotIn("NOT RUN: the sweeps", err)
-        self.assertIn("Not in this run: not in this run (CONFIGS: the sweeps boot in "
+        self.assertIn("Not in this run (CONFIGS: the sweeps boot in "
                       "vanilla, hotcold, single only).", lines)
         # the plan names the configurations that boot them
         rc, lines, err = self.exit_flood_only(configs="vanilla hotcold-off",
@@ -1528,7 +1543,8 @@ class Sweeps(unittest.TestCase):
         rc, lines, err = self.exit_flood_only(
             workloads=" ".join("-" + w for w in report.workloads.sweeps()))
         self.assertNotIn("NOT RUN: the sweeps", err)
-        self.assertIn("Not in this run: not in this run (WORKLOADS).", lines)
+        self.assertTrue(any(x.startswith("Not in this run (WORKLOADS). The sweeps are asked "
+                                         "for by name") for x in lines), lines)
 
     def test_vanilla_alone_is_not_a_curve(self):
         run = Run(dict(FULL, workloads=self.ZERO + " " + self.MID))
@@ -1944,6 +1960,22 @@ class BootState(unittest.TestCase):
         self.refused(*args, "none", self.ON, vcpus="1",
                      text=(self.INFO % ("none", self.ON)).replace(" vcpus=1", ""),
                      says="no vcpus= on the hotcold-info line, expected 1")
+
+    def test_the_command_line_with_and_without_vcpus(self):
+        """report.py boot-state CONFIG FLAVOUR APPEND JOB.out [VCPUS], as
+        scripts/bench.sh calls it"""
+        d = tempfile.TemporaryDirectory()
+        self.addCleanup(d.cleanup)
+        job = os.path.join(d.name, "job.out")
+        with open(job, "w") as f:
+            f.write(self.INFO % ("none", self.ON))
+        name, kernel, append = self.line(role="base")
+        cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "report.py"), "boot-state",
+               name, kernel, append, job]
+        for extra, rc in (([], 0), (["1"], 0), (["8"], 1)):
+            p = subprocess.run(cmd + extra, capture_output=True, text=True)
+            self.assertEqual(p.returncode, rc, (extra, p.stderr))
+        self.assertIn("1 vCPUs online, expected 8", p.stderr)
 
     def test_lists_off_with_their_lists_on(self):
         self.refused(*self.line(pcp="off"), "none", self.ON, says="the pcp lists are on")

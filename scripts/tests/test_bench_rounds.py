@@ -102,7 +102,9 @@ det_workloads() {
 	esac
 }
 call_addrs() { echo 0x1+0x2+0x3+0x4+0x5; }
-boot_state() { :; }
+# boot_state NAME FLAVOUR APPEND JOBOUT VCPUS: the vCPUs each boot is
+# checked for, by the boot's output file
+boot_state() { echo "${4##*/} ${5:-none}" >>"$OUT/boot_state.args"; }
 python3() { [ "${2:-}" = det-rows ] || command python3 "$@"; }
 # every configuration, as bench.sh reads them
 cfg=$(python3 "$REAL/bench/report.py" configs bench 0 "%(configs)s") || exit 1
@@ -114,11 +116,12 @@ det_mode cachesim icount
 """
 
 
-def det_boots(shuffle, given=None):
+def det_boots(shuffle, given=None, states=None):
     """Every deterministic boot of a run of all configurations (3 rounds,
     cachesim with the icount check, bench.sh's own functions):
     {(mode, config, round, part): the QEMU command line, a list}; GIVEN,
-    a dict, gets run-guest.sh's own arguments by the same keys"""
+    a dict, gets run-guest.sh's own arguments by the same keys; STATES,
+    a dict, the vCPUs boot_state was given, by the boot's output file"""
     tmp = tempfile.TemporaryDirectory()
     try:
         fake, build, argv = (os.path.join(tmp.name, d) for d in ("root", "build", "argv"))
@@ -149,6 +152,9 @@ def det_boots(shuffle, given=None):
             raise AssertionError("the boots failed:\n" + p.stdout + p.stderr)
         names = CONFIGS + [REPEAT]
         boots = {}
+        if states is not None:
+            with open(os.path.join(build, "bench", "boot_state.args")) as f:
+                states.update(line.split() for line in f)
         for tag in os.listdir(argv):
             mode, rest = tag.split("-", 1)
             rest, part = rest.rsplit("-", 1)
@@ -187,7 +193,8 @@ class SeededRounds(unittest.TestCase):
     def setUpClass(cls):
         cls.seeds = seeds()
         cls.given = {}
-        cls.boots = det_boots("1", cls.given)
+        cls.states = {}
+        cls.boots = det_boots("1", cls.given, cls.states)
 
     def test_round_r_boots_with_seed_r_and_the_shuffle(self):
         for (mode, name, r, part), argv in sorted(self.boots.items()):
@@ -236,6 +243,18 @@ class SeededRounds(unittest.TestCase):
                 archive = [os.path.basename(a) for a in option(args, "--extra-initrd")]
                 self.assertEqual(archive, ["initramfs-programs.cpio.gz"]
                                  if part in ("prog", "ccd8prog") else [])
+
+    def test_each_boot_is_checked_for_its_shapes_vcpus(self):
+        """det_boot's boot_state gets the boot's vCPUs: 1, or its shape's"""
+        states = self.states
+        self.assertEqual(len(states), len(self.boots))
+        for (mode, name, r, part) in self.boots:
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                out = [k for k in states if k.endswith("-bench-%s-%s-%d-%s.out" %
+                                                        (mode, name, r, part))]
+                self.assertEqual(len(out), 1, out)
+                want = {"2cpu": "2", "ccd4": "4", "ccd8": "8", "ccd8prog": "8"}.get(part, "1")
+                self.assertEqual(states[out[0]], want)
 
     def test_every_configuration_and_round_boots(self):
         booted = {(name, r) for (_, name, r, _) in self.boots}
@@ -368,6 +387,50 @@ class RunGuestSeed(unittest.TestCase):
                 self.assertNotEqual(rc, 0)
                 self.assertIn("--seed %s: expected" % bad, err)
                 self.assertEqual(argv, [])
+
+
+IDLE = """set -u
+fail() { echo "$*" >&2; exit 1; }
+. "$REAL/scripts/lib.sh"
+. "$REAL/scripts/worklists.sh"
+%(functions)s
+cfg=$(python3 "$REAL/bench/report.py" configs bench 0 "$1") || exit 1
+configs_from "$cfg"
+DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 DET_WORKLOADS=$2
+idle_configs
+"""
+
+
+class IdleConfigs(unittest.TestCase):
+    """bench.sh's idle_configs: the configurations that no deterministic
+    boot of the run gives work (left out of the run, so that their
+    targets say "not in this run", not NOT RUN), with the real tables
+    and worklists.sh's real det_workloads"""
+
+    def idle(self, configs, listed):
+        script = IDLE % {"functions": "".join(bench_function(n) for n in
+                                              ("named", "configs_from", "det_parts",
+                                               "idle_configs"))}
+        p = subprocess.run(["bash", "-c", script, "-", configs, listed],
+                           env=dict(os.environ, ROOT=ROOT, REAL=ROOT, BUILD=tempfile.gettempdir(),
+                                    PYTHONDONTWRITEBYTECODE="1"),
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout.split()
+
+    def test_a_configuration_outside_the_programs_set(self):
+        off = config_table.role("switch-off")
+        self.assertNotIn(off, config_table.names(sets="programs"))
+        self.assertEqual(self.idle("vanilla hotcold %s single" % off, "compile"), [off])
+
+    def test_every_configuration_boots_a_one_vcpu_workload(self):
+        self.assertEqual(self.idle(" ".join(CONFIGS[:7]), "exit_flood"), [])
+
+    def test_the_named_shapes_boot_the_shapes_set_alone(self):
+        names = [n for n in CONFIGS if n not in config_table.names(sets="shapes")]
+        self.assertTrue(names)
+        self.assertEqual(self.idle("vanilla " + " ".join(names), "trunc80k_tmpfs_n_ccd4"),
+                         [n for n in names if n != BASE])
 
 
 if __name__ == "__main__":
