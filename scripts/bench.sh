@@ -411,8 +411,9 @@ export BENCH_STAMP
 } >"$OUT/plan"
 # the price table the report of this run (and of its archive) uses: a
 # later edit of bench/prices.tsv does not reprice it; and the tables that
-# said what each boot was (its machine shape, its configuration, its
-# workloads), as the run read them
+# say what each boot is (its machine shape, its configuration, its
+# workloads), as they were when the run started (for the record: the
+# run and its report read the checkout's)
 cp "$ROOT/bench/prices.tsv" "$OUT/prices.tsv"
 cp "$ROOT/bench/shapes.tsv" "$ROOT/bench/configs.tsv" "$ROOT/bench/workloads.tsv" "$OUT/" ||
 	fail "could not copy the bench tables into $OUT"
