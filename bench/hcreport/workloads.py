@@ -161,15 +161,21 @@ def run_workloads(run, listed, rows=None):
     return selected(listed, [r["name"] for r in rows if r["runs"] in want])
 
 
+def _list_main(command, what, choices, lister, args):
+    """report.py COMMAND WHAT [LIST...]: lister(WHAT, LIST's words), one
+    line; a WHAT not among CHOICES is an error"""
+    if not args or args[0] not in choices:
+        print("report.py %s: expected %s [WORKLOADS...], %s one of %s" %
+              (command, what, what, ", ".join(choices)), file=sys.stderr)
+        return 2
+    print(" ".join(lister(args[0], " ".join(args[1:]).split())))
+    return 0
+
+
 def run_main(args):
     """report.py run-workloads RUN [LIST...]: the names run RUN (quick or
     default) asks for with the WORKLOADS list LIST, one line"""
-    if not args or args[0] not in RUNS:
-        print("report.py run-workloads: expected RUN [WORKLOADS...], RUN one of %s" %
-              ", ".join(RUNS), file=sys.stderr)
-        return 2
-    print(" ".join(run_workloads(args[0], " ".join(args[1:]).split())))
-    return 0
+    return _list_main("run-workloads", "RUN", RUNS, run_workloads, args)
 
 
 # the boots scripts/bench.sh gives workloads: wall mode's without and with
@@ -201,12 +207,7 @@ def boot_main(args):
     """report.py boot-workloads BOOT [LIST...]: the names BOOT runs for
     the WORKLOADS list LIST (its words, however split), one line (empty:
     none); an unknown boot is an error"""
-    if not args or args[0] not in BOOTS:
-        print("report.py boot-workloads: expected BOOT [WORKLOADS...], BOOT one of %s" %
-              ", ".join(BOOTS), file=sys.stderr)
-        return 2
-    print(" ".join(boot_workloads(args[0], " ".join(args[1:]).split())))
-    return 0
+    return _list_main("boot-workloads", "BOOT", BOOTS, boot_workloads, args)
 
 
 def metric(name):
