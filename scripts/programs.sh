@@ -231,5 +231,25 @@ run_logged "$log" "the staged toolchain cannot build a program (above)" \
 [ "$("$stage/lib64/ld-linux-x86-64.so.2" --library-path "$libs" "$dir/hello")" = 2 ] ||
 	fail "the program the staged toolchain built does not run on the stage's libraries ($dir/hello)"
 
+# pv's autoconf cache for the configure that only prepares compile's
+# tree (guest/jobs/bench.sh: compile_tree, outside any phase: on the
+# 8-vCPU shape, two minutes of every boot under the cache model): the
+# answers about the compiler and the C library that the checks would
+# compile programs to find, found here with the staged toolchain, which
+# is the guest's.  Kept: headers, functions, types and the compiler's
+# own properties; left out: tool paths (the guest's are busybox's) and
+# this shell's environment.  The configure workload never reads it.
+rm -rf "$dir/pvconf"
+cp -a "$stage/prog/src/$PROGRAM_SOURCE" "$dir/pvconf" || fail "cannot copy pv's tree to $dir/pvconf"
+(cd "$dir/pvconf" && env PATH="$stage/usr/bin:$PATH" LD_LIBRARY_PATH="$libs" \
+	CC="$stage/usr/bin/gcc --sysroot=$stage -B$stage$libexec/" \
+	./configure -q --disable-nls -C) >>"$log" 2>&1 ||
+	fail "pv's configure with the staged toolchain failed (log: ${log#"$ROOT"/}, $dir/pvconf/config.log)" "$log"
+grep -E '^ac_cv_(header_|func_|type_|sizeof_|c_|objext=|prog_cc_)' "$dir/pvconf/config.cache" \
+	>"$stage/prog/$PROGRAM_SOURCE.config.cache"
+grep -q '^ac_cv_header_stdlib_h=' "$stage/prog/$PROGRAM_SOURCE.config.cache" ||
+	fail "pv's configure left no usable cache ($dir/pvconf/config.cache)"
+rm -rf "$dir/pvconf"
+
 cpio_image "$stage" "$out" "$log"
 msg "programs: ${out#"$ROOT"/} ($(du -h "$out" | cut -f1); $(du -sh "$stage" | cut -f1) in the guest)"

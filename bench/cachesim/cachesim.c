@@ -37,7 +37,14 @@
  * second marker on the vCPU came first).  A marker still pending when a
  * phase ends stays pending: a reader running beside the measured task
  * loads its page just after.  Phases are numbered
- * from 1 in the order they close.
+ * from 1 in the order they close.  After a phase's vCPU lines,
+ *   host phase=N at_ms=.. ms=..
+ * when the phase began (from the plugin's start) and how long it took,
+ * in the host's wall-clock milliseconds, and at the end
+ *   host total_ms=.. phases_ms=..
+ * from the plugin's start and inside phases: what each workload costs
+ * the machine running QEMU (not a guest measurement; it varies with
+ * the host, and nothing compares it between boots).
  *
  * Arguments (-plugin cachesim.so,ARG=VALUE,...):
  *   out=PATH       where the phase lines go (required)
@@ -74,6 +81,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <qemu-plugin.h>
 
@@ -163,6 +171,7 @@ static void add_dma_pc(uint64_t pc)
 	dma_pcs[nr_dma_pcs++] = pc;
 }
 static int in_phase;
+static uint64_t host_start_ns, host_phase_ns, host_phases_ns;	/* host clock */
 static int whole_run;		/* phases=off */
 static unsigned long phases;
 static FILE *out;
@@ -299,6 +308,15 @@ static void mem_access_dma(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	count_access(vcpu, info, vaddr, udata, 0, 1);
 }
 
+/* the host's monotonic clock in ns (what a phase costs the machine) */
+static uint64_t host_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
 static void phase_begin(void)
 {
 	int i;
@@ -317,11 +335,13 @@ static void phase_begin(void)
 		memset(vcpus[i].rep_execs, 0, sizeof(vcpus[i].rep_execs));
 		memset(vcpus[i].calls, 0, sizeof(vcpus[i].calls));
 	}
+	host_phase_ns = host_ns();
 	in_phase = 1;
 }
 
 static void phase_end(void)
 {
+	uint64_t ns;
 	int i;
 
 	if (!in_phase)
@@ -374,6 +394,10 @@ static void phase_end(void)
 			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
 		fputc('\n', out);
 	}
+	ns = host_ns() - host_phase_ns;
+	host_phases_ns += ns;
+	fprintf(out, "host phase=%lu at_ms=%" PRIu64 " ms=%" PRIu64 "\n", phases,
+		(host_phase_ns - host_start_ns) / 1000000, ns / 1000000);
 	fflush(out);
 }
 
@@ -457,6 +481,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	int i;
 
 	phase_end();
+	fprintf(out, "host total_ms=%" PRIu64 " phases_ms=%" PRIu64 "\n",
+		(host_ns() - host_start_ns) / 1000000, host_phases_ns / 1000000);
 	fprintf(out, "end phases=%lu\n", phases);
 	fclose(out);
 	if (prof)
@@ -610,6 +636,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		l3size ? l3ways : 0, line, string_fill, nr_vcpus, call_list.nr, coh.nr > 1);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	host_start_ns = host_ns();
 	if (whole_run)
 		phase_begin();
 	return 0;

@@ -112,6 +112,12 @@ field() {
 amount() {
 	local a k w
 	w=$(named "$1")
+	# (a workload this boot does not run is not looked up: every line
+	# below asks for its amount, and each lookup is two simulated awk runs)
+	if ! want "$w"; then
+		echo 0
+		return 0
+	fi
 	if ! a=$(field "$w" 7) || ! k=$(field "$w" 2); then
 		echo 0
 		return 1
@@ -124,8 +130,12 @@ amount() {
 	esac
 }
 
+# snap NAME: the PCP counters (guest/lib.sh's vmstat_keys) into
+# /tmp/vm.NAME, in one read of /proc/vmstat (a workload's two snaps were
+# once 36 awk runs, under the cache model the largest cost outside its
+# phase)
 snap() {
-	for k in $PCP; do echo "$k $(vmstat "$k")"; done >"/tmp/vm.$1"
+	vmstat_keys /proc/vmstat "$PCP" >"/tmp/vm.$1"
 }
 
 report_vm() {
@@ -280,9 +290,9 @@ reclaim_flood() {
 trunc80k_ext4() {
 	local out rc=0
 	# shellcheck disable=SC2015 # the message if any step fails
-	gunzip -c /guest/data/ext4.img.gz >/tmp/ext4.img && losetup /dev/loop1 /tmp/ext4.img &&
+	image_unpack /guest/data/ext4.img /tmp/ext4.img && losetup /dev/loop1 /tmp/ext4.img &&
 		mkdir -p /ext4 && mount -t ext4 /dev/loop1 /ext4 ||
-		{ echo "trunc80k_ext4: cannot mount /guest/data/ext4.img.gz on /dev/loop1"; return 1; }
+		{ echo "trunc80k_ext4: cannot mount /guest/data/ext4.img on /dev/loop1"; return 1; }
 	out=$("$@") || rc=1
 	loop_down /ext4 /dev/loop1 /tmp/ext4.img || rc=1
 	echo "$out"
@@ -329,9 +339,18 @@ prog_check() {
 	fi
 }
 
-# prog_configure DIR: pv's configure in DIR, quiet; its tail if it fails
+# prog_configure DIR [cached]: pv's configure in DIR, quiet; its tail if
+# it fails.  cached: with the archive's autoconf cache
+# (scripts/programs.sh), whose answers skip the checks' compiler runs
+# (only compile_tree's configure, outside any phase, takes it)
+PROG_CACHE=/prog/pv.config.cache
 prog_configure() {
-	if ! (cd "$1" && ./configure -q --disable-nls) >/tmp/configure.out 2>&1; then
+	local c=
+	if [ "${2:-}" = cached ] && [ -f $PROG_CACHE ]; then
+		cp $PROG_CACHE "$1/config.cache" || return 1
+		c=-C
+	fi
+	if ! (cd "$1" && ./configure -q --disable-nls ${c:+"$c"}) >/tmp/configure.out 2>&1; then
 		tail -5 /tmp/configure.out
 		echo "pv's configure failed in $1"
 		return 1
@@ -399,12 +418,14 @@ compile_one() {
 }
 
 # compile_tree: the configured tree compile_one copies (configure's
-# last, or one configured here, outside any phase); compile removes it
+# last, or one configured here, outside any phase, from the archive's
+# autoconf cache: the same config.h and Makefile, scripts/programs.sh);
+# compile removes it
 # unless backup_beside_compile follows, which removes it
 compile_tree() {
 	[ ! -f "$COMPILE_SRC/Makefile" ] || return 0
 	rm -rf "$COMPILE_SRC"
-	if ! cp -a "$PROG" "$COMPILE_SRC" || ! prog_configure "$COMPILE_SRC"; then
+	if ! cp -a "$PROG" "$COMPILE_SRC" || ! prog_configure "$COMPILE_SRC" cached; then
 		echo "configure of the compile tree failed"
 		return 1
 	fi

@@ -198,5 +198,49 @@ class PcpLists(unittest.TestCase):
         self.assertEqual(p.stdout, "hotcold-pcp wl count_max=310 hot_max=310 high_max=1439\n")
 
 
+VMSTAT = """nr_free_pages 60000
+pgalloc_normal 1234
+pgfree 5678
+pcp_refill 12
+pgalloc_normal_extra 99
+"""
+
+
+class VmstatKeys(unittest.TestCase):
+    """vmstat_keys: the workload's counters in one read of /proc/vmstat,
+    the same lines the one-awk-a-key loop it replaced printed"""
+
+    def keys(self, keys, text=VMSTAT):
+        with tempfile.NamedTemporaryFile("w", suffix=".vmstat") as f:
+            f.write(text)
+            f.flush()
+            cmd = '. "%s/guest/lib.sh"; vmstat_keys %s "%s"' % (ROOT, f.name, keys)
+            return subprocess.run(SHELL + ["-c", cmd], capture_output=True, text=True)
+
+    def test_each_key_in_the_order_asked(self):
+        p = self.keys("pgfree pcp_refill pgalloc_normal")
+        self.assertEqual((p.returncode, p.stdout),
+                         (0, "pgfree 5678\npcp_refill 12\npgalloc_normal 1234\n"), p.stderr)
+
+    def test_a_counter_the_kernel_lacks_is_empty_not_zero(self):
+        # (vanilla has no pcp_cold_*: report_vm reads "" as no counter)
+        p = self.keys("pcp_cold_free pgfree")
+        self.assertEqual(p.stdout, "pcp_cold_free \npgfree 5678\n")
+
+    def test_a_name_is_matched_whole(self):
+        p = self.keys("pgalloc_normal")
+        self.assertEqual(p.stdout, "pgalloc_normal 1234\n")
+
+    def test_the_same_lines_as_one_read_a_key(self):
+        keys = "pcp_cold_alloc pcp_refill pgalloc_normal pgfree nr_free_pages"
+        with tempfile.NamedTemporaryFile("w", suffix=".vmstat") as f:
+            f.write(VMSTAT)
+            f.flush()
+            loop = ('for k in %s; do echo "$k $(awk -v k="$k" \'$1 == k { print $2; f = 1 } '
+                    'END { if (!f) print "" }\' %s)"; done' % (keys, f.name))
+            old = subprocess.run(SHELL + ["-c", loop], capture_output=True, text=True)
+        self.assertEqual(self.keys(keys).stdout, old.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
