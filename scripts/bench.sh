@@ -316,6 +316,43 @@ if [ -z "$aa_work" ] && [ -n "$aa_asked" ]; then
 	CONFIGS=$(for c in $CONFIGS; do named "${c%%:*}" "$AA_CONFIGS" || echo "$c"; done | tr '\n' ' ')
 	want_configs=$(for c in $want_configs; do named "$c" "$AA_CONFIGS" || echo "$c"; done | tr '\n' ' ')
 fi
+# det_parts C R: the boots configuration C (name:flavour:append) has in
+# round R, a part each: the one-vCPU workloads, any that need the disk,
+# each machine shape's (bench/shapes.tsv: the reader on the other CPU,
+# the seed's SMP widths: the named shapes in SHAPE_CONFIGS only), the
+# real programs and the sweeps.  A boot with the programs archive (prog,
+# a shape of programs: PROG_BOOTS) is booted in the first PROG_ROUNDS
+# rounds, never by the repeat: prog by PROG_CONFIGS, a named shape of
+# programs (ccd8prog) by SHAPE_CONFIGS, as the other named shapes.
+det_parts() {
+	local c=$1 r=$2 part wl named_shape
+	for part in mem disk $SHAPE_BOOTS prog sweep; do
+		[ "$part" != sweep ] || named "${c%%:*}" "$SWEEP_CONFIGS" || continue
+		named_shape=$(shape_field "$part" 3)
+		! named "$part" "$PROG_BOOTS" || {
+			[ "$r" -le "$PROG_ROUNDS" ] && [ "${c%%:*}" != "${REPEAT%%:*}" ] &&
+				{ [ "$named_shape" = yes ] || named "${c%%:*}" "$PROG_CONFIGS"; }
+		} || continue
+		# (a named shape: the shapes set's configurations only)
+		[ "$named_shape" != yes ] || named "${c%%:*}" "$SHAPE_CONFIGS" || continue
+		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
+		wl=$(det_workloads "$part") || return 1
+		[ "$wl" = none ] || echo "$part"
+	done
+}
+
+# idle_configs: the names of the run's configurations (CONFIGS, not the
+# base) that det_parts gives no boot in round 1, which has every boot a
+# configuration gets in any round
+idle_configs() {
+	local c parts
+	for c in $CONFIGS; do
+		[ "${c%%:*}" != "${BASE_CONFIG%%:*}" ] || continue
+		parts=$(det_parts "$c" 1) || return 1
+		[ -n "$parts" ] || printf '%s ' "${c%%:*}"
+	done
+}
+
 # A configuration with no deterministic boot in this run (WORKLOADS of
 # boots it never gets: hotcold-off, outside the programs and shapes
 # sets, with WORKLOADS=compile) is left out, as the A/A's are above: its
@@ -585,43 +622,6 @@ det_boot() {
 	python3 "$ROOT/bench/report.py" det-rows "$mode" "$name" "$r" "$part" \
 		"$LOGS/$f-bench-$tag.out" "$OUT/$tag.phases" >"$OUT/$tag.csv" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$tag.phases) -- see bench/report.py det-rows"
-}
-
-# det_parts C R: the boots configuration C (name:flavour:append) has in
-# round R, a part each: the one-vCPU workloads, any that need the disk,
-# each machine shape's (bench/shapes.tsv: the reader on the other CPU,
-# the seed's SMP widths: the named shapes in SHAPE_CONFIGS only), the
-# real programs and the sweeps.  A boot with the programs archive (prog,
-# a shape of programs: PROG_BOOTS) is booted in the first PROG_ROUNDS
-# rounds, never by the repeat: prog by PROG_CONFIGS, a named shape of
-# programs (ccd8prog) by SHAPE_CONFIGS, as the other named shapes.
-det_parts() {
-	local c=$1 r=$2 part wl named_shape
-	for part in mem disk $SHAPE_BOOTS prog sweep; do
-		[ "$part" != sweep ] || named "${c%%:*}" "$SWEEP_CONFIGS" || continue
-		named_shape=$(shape_field "$part" 3)
-		! named "$part" "$PROG_BOOTS" || {
-			[ "$r" -le "$PROG_ROUNDS" ] && [ "${c%%:*}" != "${REPEAT%%:*}" ] &&
-				{ [ "$named_shape" = yes ] || named "${c%%:*}" "$PROG_CONFIGS"; }
-		} || continue
-		# (a named shape: the shapes set's configurations only)
-		[ "$named_shape" != yes ] || named "${c%%:*}" "$SHAPE_CONFIGS" || continue
-		[ "$part" != sweep ] || [ "$r" -le "$SWEEP_ROUNDS" ] || continue
-		wl=$(det_workloads "$part") || return 1
-		[ "$wl" = none ] || echo "$part"
-	done
-}
-
-# idle_configs: the names of the run's configurations (CONFIGS, not the
-# base) that det_parts gives no boot in round 1, which has every boot a
-# configuration gets in any round
-idle_configs() {
-	local c parts
-	for c in $CONFIGS; do
-		[ "${c%%:*}" != "${BASE_CONFIG%%:*}" ] || continue
-		parts=$(det_parts "$c" 1) || return 1
-		[ -n "$parts" ] || printf '%s ' "${c%%:*}"
-	done
 }
 
 # det_jobs MODE: a line per boot of MODE's run (MODE CONFIG ROUND PART),

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Every shell function a script's top-level code calls is defined above
+the call, and so is every function it calls in turn: bash resolves a
+name when the call runs, so a function defined further down fails only
+when that line is reached (make bench once stopped at "idle_configs:
+command not found" after building every kernel, a path no unit test,
+each of which extracts the functions it tests, could reach)."""
+import glob
+import os
+import re
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(\) \{")
+# a word where a command starts: a line's first, or after ; & | ( { ! $(
+# or a keyword that a command follows (a word inside a message is not a
+# call)
+CMD = re.compile(r"(?:^|[;&|({!]|\$\(|\b(?:then|do|else|elif|if|while|until)\b)\s*"
+                 r"([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def code(line):
+    """the line without a comment that takes the whole line"""
+    return "" if line.lstrip().startswith("#") else line
+
+
+def functions(lines):
+    """name -> (first line, last line) of each function defined at column 0"""
+    defs = {}
+    i = 0
+    while i < len(lines):
+        m = DEF.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].rstrip() != "}":
+            j += 1
+        defs[m.group(1)] = (i, j)
+        i = j + 1
+    return defs
+
+
+def late_calls(text):
+    """(line number, function, the function called before its definition)
+    for each top-level call that would reach a function not yet defined"""
+    lines = text.splitlines()
+    defs = functions(lines)
+    calls = {f: {w for k in range(a + 1, b) for w in CMD.findall(code(lines[k]))
+                 if w in defs and w != f}
+             for f, (a, b) in defs.items()}
+    inside = {k for a, b in defs.values() for k in range(a, b + 1)}
+    late = []
+    for n, line in enumerate(lines):
+        if n in inside:
+            continue
+        for f in sorted({w for w in CMD.findall(code(line)) if w in defs}):
+            seen, todo = set(), [f]
+            while todo:
+                g = todo.pop()
+                if g in seen:
+                    continue
+                seen.add(g)
+                if defs[g][0] > n:
+                    late.append((n + 1, f, g))
+                todo.extend(calls[g])
+    return late
+
+
+class DefinedBeforeUse(unittest.TestCase):
+    def test_the_harness_and_guest_scripts(self):
+        paths = glob.glob(os.path.join(ROOT, "scripts", "*.sh"))
+        paths += glob.glob(os.path.join(ROOT, "guest", "jobs", "*.sh"))
+        paths += [os.path.join(ROOT, "guest", "init"), os.path.join(ROOT, "guest", "lib.sh")]
+        self.assertGreater(len(paths), 20)
+        for path in sorted(paths):
+            with open(path) as f:
+                late = late_calls(f.read())
+            with self.subTest(script=os.path.relpath(path, ROOT)):
+                self.assertEqual(late, [], "line, function called, defined below the call")
+
+    def test_a_call_above_its_definition_is_found(self):
+        text = "a() {\n\tb\n}\nx=$(a)\nb() {\n\ttrue\n}\n"
+        self.assertEqual(late_calls(text), [(4, "a", "b")])
+
+    def test_a_call_below_every_definition_passes(self):
+        text = "b() {\n\ttrue\n}\na() {\n\tb\n}\nx=$(a)\n"
+        self.assertEqual(late_calls(text), [])
+
+    def test_a_function_may_call_one_defined_after_it(self):
+        # (resolved when it runs, which is after both are defined)
+        text = "a() {\n\tb\n}\nb() {\n\ttrue\n}\na\n"
+        self.assertEqual(late_calls(text), [])
+
+    def test_a_call_in_a_command_substitution_is_found(self):
+        text = 'msg "$(a) done" || true\na() {\n\ttrue\n}\n'
+        self.assertEqual(late_calls(text), [(1, "a", "a")])
+
+    def test_a_word_in_a_message_is_not_a_call(self):
+        text = 'fail "the table does not parse"\ntable() {\n\ttrue\n}\n'
+        self.assertEqual(late_calls(text), [])
+
+    def test_a_comment_is_not_a_call(self):
+        text = "# a, b\nb() {\n\ttrue\n}\n"
+        self.assertEqual(late_calls(text), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
