@@ -66,24 +66,43 @@ vmstat() {
 # blocks) and PREFIX.blocks (those runs' bytes), rebuilt in FILE byte for
 # byte: N blocks allocated (fallocate: on tmpfs, every page allocated now
 # and read as zeroes, none of them written), then each run written over
-# them.  Neither inflated nor written whole: under the cache model every
+# them; a malformed PREFIX.extents or a PREFIX.blocks of another length
+# fails it, leaving no FILE.  Neither inflated nor written whole: under the cache model every
 # instruction is simulated, and busybox's gunzip of a 64 MB ext4 took
 # 24 s of host time, dd of its zeroes 9 s.
 image_unpack() {
-	local w n s c off=0
-	read -r w n <"$1.extents" || { echo "image_unpack: cannot read $1.extents"; return 1; }
-	case $w,$n in
-	blocks,[0-9]*) ;;
-	*) echo "image_unpack: $1.extents does not start with 'blocks N'"; return 1 ;;
-	esac
+	local w n x s c off=0
+	{ read -r w n x || [ -n "$w" ]; } <"$1.extents" || { echo "image_unpack: cannot read $1.extents"; return 1; }
+	case $n in '' | *[!0-9]*) w= ;; esac
+	if [ "$w" != blocks ] || [ -n "$x" ]; then
+		echo "image_unpack: $1.extents does not start with 'blocks N'"
+		return 1
+	fi
 	rm -f "$2"
-	fallocate -l $((n * 4096)) "$2" || { echo "image_unpack: cannot allocate $2"; return 1; }
-	while read -r s c; do
+	fallocate -l $((n * 4096)) "$2" || { rm -f "$2"; echo "image_unpack: cannot allocate $2"; return 1; }
+	# (a last line without its newline is read too)
+	while read -r s c || [ -n "$s" ]; do
 		[ "$s" = blocks ] && continue
-		dd if="$1.blocks" of="$2" bs=4096 skip="$off" seek="$s" count="$c" conv=notrunc 2>/dev/null ||
-			{ echo "image_unpack: cannot write blocks $s-$((s + c - 1)) of $2"; return 1; }
+		case $s in '' | *[!0-9]*) c=bad ;; esac
+		case $c in
+		'' | *[!0-9]*)
+			rm -f "$2"
+			echo "image_unpack: $1.extents: '$s $c' is not 'START COUNT'"
+			return 1 ;;
+		esac
+		if ! dd if="$1.blocks" of="$2" bs=4096 skip="$off" seek="$s" count="$c" conv=notrunc 2>/dev/null; then
+			rm -f "$2"
+			echo "image_unpack: cannot write blocks $s-$((s + c - 1)) of $2"
+			return 1
+		fi
 		off=$((off + c))
 	done <"$1.extents"
+	# (dd copies what there is: a short blocks file would leave zeroes)
+	if [ $((off * 4096)) -ne "$(wc -c <"$1.blocks")" ]; then
+		rm -f "$2"
+		echo "image_unpack: $1.blocks is not the $off blocks $1.extents lists"
+		return 1
+	fi
 }
 
 # vmstat_keys FILE "KEY...": a line "KEY VALUE" per KEY, in the order

@@ -8,10 +8,11 @@ usage: scripts/image-blocks.py IMAGE PREFIX
   blocks) then a line "START COUNT" per run of non-zero blocks, and
   PREFIX.blocks, those runs' bytes one after the other.
 
-The guest (guest/lib.sh's image_unpack) writes N blocks of zeros with dd
-and the runs over them: the image, byte for byte, without inflating it.
-An empty ext4 of 64 MB is 12 such blocks; busybox's gunzip spent some 24 s
-of host time under the cache model writing its zeroes, twice a boot.
+The guest (guest/lib.sh's image_unpack) allocates N blocks with
+fallocate, which read as zeroes, and writes the runs over them with dd:
+the image, byte for byte, neither inflated nor written whole.  An empty
+ext4 of 64 MB is 12 such blocks; busybox's gunzip spent some 24 s of host
+time under the cache model on it, before each of two workloads a boot.
 """
 import sys
 

@@ -402,11 +402,16 @@ bench_seed() {
 # the patch to QEMU (the turns its boots of more than one vCPU take), the
 # workload table (the amounts), the machine shapes (the vCPUs), the
 # configuration table and the kernel
-# config fragments (what each kernel is built from); the "patches=" of
+# config fragments (what each kernel is built from), and the guest's
+# side: its benchmark job, shell library, SDET script and programs, and
+# the script that builds its image (what runs before and in each phase:
+# a change there gives every workload another history); the "patches=" of
 # scripts/bench.sh's BENCH_STAMP
 bench_inputs_hash() {
 	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
-		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config |
+		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config \
+		"$ROOT"/guest/jobs/bench.sh "$ROOT"/guest/lib.sh "$ROOT"/guest/sdet.sh "$ROOT"/guest/src/*.[ch] \
+		"$ROOT"/scripts/initramfs.sh "$ROOT"/scripts/programs.sh |
 		sha1sum | cut -c1-12
 }
 

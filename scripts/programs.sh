@@ -233,13 +233,37 @@ run_logged "$log" "the staged toolchain cannot build a program (above)" \
 
 # pv's autoconf cache for the configure that only prepares compile's
 # tree (guest/jobs/bench.sh: compile_tree, outside any phase: on the
-# 8-vCPU shape, two minutes of every boot under the cache model): the
+# 8-vCPU shape, some 90 s of every boot under the cache model): the
 # answers about the compiler and the C library that the checks would
 # compile programs to find, found here with the staged toolchain, which
 # is the guest's.  Kept: headers, functions, types and the compiler's
 # own properties; left out: tool paths (the guest's are busybox's) and
-# this shell's environment.  The configure workload never reads it.
-rm -rf "$dir/pvconf"
+# this shell's environment.  Checked here: pv configured again from the
+# cache must give the same config.h and Makefile as without it (an
+# answer a check found by running a program on this kernel, or one the
+# filter lost, would show).  The configure workload never reads it.
+# pv_configure DIR [CACHE]: pv's configure in DIR with the staged
+# toolchain, from CACHE if given
+pv_configure() {
+	rm -rf "$1"
+	cp -a "$stage/prog/src/$PROGRAM_SOURCE" "$1" || fail "cannot copy pv's tree to $1"
+	[ -z "${2:-}" ] || cp "$2" "$1/config.cache" || fail "cannot copy $2 to $1"
+	(cd "$1" && env PATH="$stage/usr/bin:$PATH" LD_LIBRARY_PATH="$libs" \
+		CC="$stage/usr/bin/gcc --sysroot=$stage -B$stage$libexec/" \
+		./configure -q --disable-nls -C) >>"$log" 2>&1 ||
+		fail "pv's configure with the staged toolchain failed (log: ${log#"$ROOT"/}, $1/config.log)" "$log"
+}
+cache=$stage/prog/$PROGRAM_SOURCE.config.cache
+pv_configure "$dir/pvconf"
+grep -E '^ac_cv_(header_|func_|type_|sizeof_|c_|objext=|prog_cc_)' "$dir/pvconf/config.cache" >"$cache"
+grep -q '^ac_cv_header_stdlib_h=' "$cache" ||
+	fail "pv's configure left no usable cache ($dir/pvconf/config.cache)"
+pv_configure "$dir/pvconf-cached" "$cache"
+for f in Makefile src/include/config.h; do
+	cmp -s "$dir/pvconf/$f" "$dir/pvconf-cached/$f" ||
+		fail "pv configured from ${cache#"$stage"} gives another $f than without it (diff $dir/pvconf/$f $dir/pvconf-cached/$f): the cache holds an answer the guest's configure would not give"
+done
+rm -rf "$dir/pvconf" "$dir/pvconf-cached"
 cp -a "$stage/prog/src/$PROGRAM_SOURCE" "$dir/pvconf" || fail "cannot copy pv's tree to $dir/pvconf"
 (cd "$dir/pvconf" && env PATH="$stage/usr/bin:$PATH" LD_LIBRARY_PATH="$libs" \
 	CC="$stage/usr/bin/gcc --sysroot=$stage -B$stage$libexec/" \

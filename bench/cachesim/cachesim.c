@@ -346,6 +346,7 @@ static void phase_end(void)
 
 	if (!in_phase)
 		return;
+	ns = host_ns() - host_phase_ns;
 	in_phase = 0;
 	phases++;
 	if (profile)
@@ -394,7 +395,6 @@ static void phase_end(void)
 			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
 		fputc('\n', out);
 	}
-	ns = host_ns() - host_phase_ns;
 	host_phases_ns += ns;
 	fprintf(out, "host phase=%lu at_ms=%" PRIu64 " ms=%" PRIu64 "\n", phases,
 		(host_phase_ns - host_start_ns) / 1000000, ns / 1000000);

@@ -236,9 +236,10 @@ def compare_runs(a, b):
     notes, skip = [], set()
     if ra["stamps"] and rb["stamps"] and ra["stamps"] != rb["stamps"]:
         notes.append("The runs' det.csv stamps differ: the patches, the workload or "
-                     "configuration table, the kernel config fragments (runs before "
-                     "2026-12-06's harness hashed fewer of these), SCALE or the seeds "
-                     "changed between them, and B/A includes that change.")
+                     "configuration table, the kernel config fragments, the guest's "
+                     "workload code or image (runs before 2026-12-07's harness hashed "
+                     "fewer of these), SCALE or the seeds changed between them, and B/A "
+                     "includes that change.")
     pa, pb = run_prices(a), run_prices(b)
     if open(pa, "rb").read() != open(pb, "rb").read():
         notes.append("The runs were priced with different tables (A: %s; B: %s): the "

@@ -1699,6 +1699,8 @@ class DetRows(unittest.TestCase):
             f.write("phase=1 vcpu=0 insn_k=100 insn_u=10%s\n" % calls)
             if vcpu1 is not None:
                 f.write("phase=1 vcpu=1 insn_k=50 insn_u=%d%s\n" % (user1, vcpu1))
+            # (the plugin's host timing, which no row reads)
+            f.write("host phase=1 at_ms=12 ms=345\nhost total_ms=400 phases_ms=345\nend phases=1\n")
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = report.ingest.det_rows("cachesim", "hotcold", "1", "sweep", job, ph)
@@ -1785,7 +1787,9 @@ class DetRows(unittest.TestCase):
         with open(ph, "w") as f:
             f.write("config sim=1 phases=2 levels=3 l1size=32768 l1ways=8 l2size=524288 "
                     "l2ways=0 l3size=33554432 l3ways=0 line=64 strfill=1 vcpus=1 calls=0\n")
-            f.write("phase=1 vcpu=0 insn_k=100 insn_u=10\nphase=2 vcpu=0 insn_k=5 insn_u=1\n")
+            f.write("phase=1 vcpu=0 insn_k=100 insn_u=10\nhost phase=1 at_ms=5 ms=90\n"
+                    "phase=2 vcpu=0 insn_k=5 insn_u=1\nhost phase=2 at_ms=99 ms=7\n"
+                    "host total_ms=120 phases_ms=97\nend phases=2\n")
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = report.ingest.det_rows("cachesim", "hotcold", "1", "prog", job, ph)

@@ -342,7 +342,9 @@ prog_check() {
 # prog_configure DIR [cached]: pv's configure in DIR, quiet; its tail if
 # it fails.  cached: with the archive's autoconf cache
 # (scripts/programs.sh), whose answers skip the checks' compiler runs
-# (only compile_tree's configure, outside any phase, takes it)
+# (only compile_tree's configure, outside any phase, takes it; the cache
+# is removed after it, so the tree compile copies differs from one
+# configured without it only in config.log and config.status)
 PROG_CACHE=/prog/pv.config.cache
 prog_configure() {
 	local c=
@@ -350,7 +352,7 @@ prog_configure() {
 		cp $PROG_CACHE "$1/config.cache" || return 1
 		c=-C
 	fi
-	if ! (cd "$1" && ./configure -q --disable-nls ${c:+"$c"}) >/tmp/configure.out 2>&1; then
+	if ! (cd "$1" && ./configure -q --disable-nls ${c:+"$c"} && rm -f config.cache) >/tmp/configure.out 2>&1; then
 		tail -5 /tmp/configure.out
 		echo "pv's configure failed in $1"
 		return 1

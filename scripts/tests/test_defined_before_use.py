@@ -12,10 +12,11 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(\) \{")
-# a word where a command starts: a line's first, or after ; & | ( { ! $(
-# or a keyword that a command follows (a word inside a message is not a
-# call)
-CMD = re.compile(r"(?:^|[;&|({!]|\$\(|\b(?:then|do|else|elif|if|while|until)\b)\s*"
+# a word where a command starts: a line's first, or after ; & | ( ) { !
+# $( (a case arm's ")") or a keyword that a command follows (a word
+# inside a message is not a call; nor is a function's name passed to
+# another as an argument, which this does not follow)
+CMD = re.compile(r"(?:^|[;&|(){!]|\$\(|\b(?:then|do|else|elif|if|while|until)\b)\s*"
                  r"([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -25,7 +26,9 @@ def code(line):
 
 
 def functions(lines):
-    """name -> (first line, last line) of each function defined at column 0"""
+    """name -> (first line, last line, the body's lines) of each function
+    defined at column 0 (a function of one line, f() { ...; }, is its
+    first line's rest)"""
     defs = {}
     i = 0
     while i < len(lines):
@@ -33,10 +36,14 @@ def functions(lines):
         if not m:
             i += 1
             continue
+        if lines[i].rstrip().endswith("}"):
+            defs[m.group(1)] = (i, i, [lines[i][m.end():]])
+            i += 1
+            continue
         j = i + 1
         while j < len(lines) and lines[j].rstrip() != "}":
             j += 1
-        defs[m.group(1)] = (i, j)
+        defs[m.group(1)] = (i, j, lines[i + 1:j])
         i = j + 1
     return defs
 
@@ -46,10 +53,9 @@ def late_calls(text):
     for each top-level call that would reach a function not yet defined"""
     lines = text.splitlines()
     defs = functions(lines)
-    calls = {f: {w for k in range(a + 1, b) for w in CMD.findall(code(lines[k]))
-                 if w in defs and w != f}
-             for f, (a, b) in defs.items()}
-    inside = {k for a, b in defs.values() for k in range(a, b + 1)}
+    calls = {f: {w for line in body for w in CMD.findall(code(line)) if w in defs and w != f}
+             for f, (_, _, body) in defs.items()}
+    inside = {k for a, b, _ in defs.values() for k in range(a, b + 1)}
     late = []
     for n, line in enumerate(lines):
         if n in inside:
@@ -99,6 +105,15 @@ class DefinedBeforeUse(unittest.TestCase):
     def test_a_word_in_a_message_is_not_a_call(self):
         text = 'fail "the table does not parse"\ntable() {\n\ttrue\n}\n'
         self.assertEqual(late_calls(text), [])
+
+    def test_a_function_of_one_line(self):
+        # (its closing brace is on its line: the code below it is top level)
+        text = "a() { b; }\nx=$(a)\nb() {\n\ttrue\n}\n"
+        self.assertEqual(late_calls(text), [(2, "a", "b")])
+
+    def test_a_call_in_a_case_arm(self):
+        text = "case $1 in\nx) a ;;\nesac\na() {\n\ttrue\n}\n"
+        self.assertEqual(late_calls(text), [(2, "a", "a")])
 
     def test_a_comment_is_not_a_call(self):
         text = "# a, b\nb() {\n\ttrue\n}\n"

@@ -71,7 +71,20 @@ class Split(unittest.TestCase):
 
 
 class Unpack(unittest.TestCase):
-    """image_unpack in the guest's shell rebuilds what split wrote"""
+    """image_unpack in the guest's shell rebuilds what split wrote, and
+    refuses a pair of files that do not make the image, leaving no FILE"""
+
+    def unpack(self, d, extents=None, blocks=None):
+        """image_unpack of PREFIX d/x into d/out, the files written first
+        when given"""
+        if extents is not None:
+            with open(os.path.join(d, "x.extents"), "w") as f:
+                f.write(extents)
+        if blocks is not None:
+            with open(os.path.join(d, "x.blocks"), "wb") as f:
+                f.write(blocks)
+        cmd = '. "%s/guest/lib.sh"; image_unpack "%s/x" "%s/out"' % (ROOT, d, d)
+        return subprocess.run(SHELL + ["-c", cmd], capture_output=True, text=True)
 
     def roundtrip(self, data):
         with tempfile.TemporaryDirectory() as d:
@@ -79,15 +92,19 @@ class Unpack(unittest.TestCase):
             with open(img, "wb") as f:
                 f.write(data)
             subprocess.run(["python3", SCRIPT, img, os.path.join(d, "x")], check=True)
-            out = os.path.join(d, "out.img")
-            cmd = '. "%s/guest/lib.sh"; image_unpack "%s/x" "%s"' % (ROOT, d, out)
-            p = subprocess.run(SHELL + ["-c", cmd], capture_output=True, text=True)
+            p = self.unpack(d)
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            with open(out, "rb") as f:
+            with open(os.path.join(d, "out"), "rb") as f:
                 return f.read()
 
+    def refused(self, says, extents, blocks=b""):
+        with tempfile.TemporaryDirectory() as d:
+            p = self.unpack(d, extents, blocks)
+            self.assertNotEqual(p.returncode, 0, p.stdout)
+            self.assertIn(says, p.stdout)
+            self.assertFalse(os.path.exists(os.path.join(d, "out")))
+
     def test_byte_for_byte(self):
-        # (more than 256 blocks and not a multiple of them: both dd steps)
         data = image(700, [0, 1, 2, 40, 256, 257, 699])
         self.assertEqual(self.roundtrip(data), data)
 
@@ -95,19 +112,35 @@ class Unpack(unittest.TestCase):
         data = image(513, [3])
         self.assertEqual(self.roundtrip(data), data)
 
-    def test_a_whole_number_of_megabytes(self):
-        data = image(512, [511])
-        self.assertEqual(self.roundtrip(data), data)
+    def test_an_all_zero_image(self):
+        self.assertEqual(self.roundtrip(bytes(9 * B)), bytes(9 * B))
 
-    def test_a_bad_extents_file_fails_saying_so(self):
+    def test_a_last_line_without_its_newline_is_read(self):
+        data = image(8, [2, 6])
+        text, blocks = ib.split(data)
         with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "x.extents"), "w") as f:
-                f.write("3 2\n")
-            cmd = '. "%s/guest/lib.sh"; image_unpack "%s/x" "%s/out"' % (ROOT, d, d)
-            p = subprocess.run(SHELL + ["-c", cmd], capture_output=True, text=True)
-            self.assertNotEqual(p.returncode, 0)
-            self.assertIn("does not start with 'blocks N'", p.stdout)
-            self.assertFalse(os.path.exists(os.path.join(d, "out")))
+            p = self.unpack(d, text.rstrip("\n"), blocks)
+            self.assertEqual(p.returncode, 0, p.stdout)
+            with open(os.path.join(d, "out"), "rb") as f:
+                self.assertEqual(f.read(), data)
+
+    def test_no_blocks_line(self):
+        self.refused("does not start with 'blocks N'", "3 2\n")
+
+    def test_a_size_that_is_not_a_number(self):
+        self.refused("does not start with 'blocks N'", "blocks 8x\n")
+
+    def test_a_blocks_line_with_more_words(self):
+        self.refused("does not start with 'blocks N'", "blocks 8 extra\n")
+
+    def test_a_run_that_is_not_two_numbers(self):
+        self.refused("is not 'START COUNT'", "blocks 8\n3x 1\n", bytes(B))
+
+    def test_a_blocks_file_shorter_than_its_runs(self):
+        self.refused("is not the 2 blocks", "blocks 8\n3 2\n", b"\1" * B)
+
+    def test_a_blocks_file_longer_than_its_runs(self):
+        self.refused("is not the 1 blocks", "blocks 8\n3 1\n", b"\1" * (2 * B))
 
 
 if __name__ == "__main__":
