@@ -71,8 +71,9 @@
 # -cpu max and simulates v1's private 48 KB L1D and shared 2 MB L2),
 # L2WAYS and L3WAYS (the ways of the L2 and the L3; default 0, fully
 # associative: capacity misses only), SHUFFLE (default 1: the seeded,
-# shuffled deterministic rounds; 0: every round -seed 1 without RDRAND
-# and no shuffle, as before issue 31), RUN_NAME (the run directory's name
+# shuffled deterministic rounds, each kernel relinked at a layout of its
+# own per round; 0: every round -seed 1 without RDRAND, no shuffle and
+# the kernels as built, as before issue 31), RUN_NAME (the run directory's name
 # after its date and time; default quick with QUICK=1, else bench), JOBS
 # (the deterministic boots at once; default: the host's cores or what
 # its memory holds, lib.sh's bench_workers) and scripts/disk.sh's BIG_MB.
@@ -123,7 +124,8 @@ setting_choice L2WAYS 0 1 2 4 8 16 32 64
 L3WAYS=${L3WAYS:-0}
 setting_choice L3WAYS 0 1 2 4 8 16 32 64
 # the deterministic rounds' boot state: 1, round r boots with lib.sh's
-# seed r (RDRAND on) and page_alloc.shuffle=1 (det_boot); 0, the rounds
+# seed r (RDRAND on) and page_alloc.shuffle=1 (det_boot), and boots each
+# kernel relinked at round r's layout (round_layouts); 0, the rounds
 # differ by their warm-up only (for comparison)
 SHUFFLE=${SHUFFLE:-1}
 setting_bool SHUFFLE
@@ -383,6 +385,53 @@ fi
 "$ROOT/scripts/disk.sh" || exit 1
 # shellcheck disable=SC2086 # a list of flavours
 "$ROOT/scripts/modules.sh" $BENCH_FLAVOURS || exit 1
+
+# round_layouts: the layout per round (SHUFFLE=1; lib.sh's layout_pad):
+# each kernel linked again at each round's pads into round_kernel_dir,
+# what round R boots (det_kernel), checked to carry them; then built
+# again as it was.  The pads go to the run's layouts.tsv.
+round_layouts() {
+	local f r pad d k sym n
+	local -a pads
+	step layouts
+	rm -rf "$BUILD/rounds"
+	printf 'flavour\tround\ttext\tdata\tbss\n' >"$OUT/layouts.tsv"
+	for f in $BENCH_FLAVOURS; do
+		k=$(kernel_dir "$f")
+		for r in $(seq 1 "$DET_ROUNDS"); do
+			pad=$(layout_pad "$f" "$r") ||
+				fail "round $r has no seed in scripts/lib.sh's BENCH_SEEDS, so no layout -- add one"
+			LAYOUT_PAD=$pad "$ROOT/scripts/build-kernel.sh" "$f" || exit 1
+			d=$(round_kernel_dir "$f" "$r")
+			mkdir -p "$d/mm" "$d/arch/x86/boot" || fail "cannot make $d"
+			if ! cp "$k/System.map" "$k/vmlinux" "$d/" || ! cp "$k/mm/page_alloc.o" "$d/mm/" ||
+				! cp "$k/arch/x86/boot/bzImage" "$d/arch/x86/boot/"; then
+				fail "cannot keep the $f kernel of round $r in ${d#"$ROOT"/}"
+			fi
+			# the pads linked in: each one asked for above 0 lines is a
+			# symbol of the relinked System.map, and none asked for 0
+			read -r -a pads <<<"$pad"
+			for sym in text data bss; do
+				n=${pads[0]}
+				pads=("${pads[@]:1}")
+				if [ "$n" -gt 0 ]; then
+					grep -q " hotcold_pad_$sym\$" "$d/System.map" ||
+						fail "the $f kernel of round $r has no hotcold_pad_$sym in ${d#"$ROOT"/}/System.map: the layout pad ($pad) was not linked -- see build/logs/build-$f.log"
+				elif grep -q " hotcold_pad_$sym\$" "$d/System.map"; then
+					fail "the $f kernel of round $r has hotcold_pad_$sym, which its layout ($pad) does not ask for"
+				fi
+			done
+			printf '%s\t%s\t%s\n' "$f" "$r" "$(tr ' ' '\t' <<<"$pad")" >>"$OUT/layouts.tsv"
+		done
+		"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
+		! grep -q ' hotcold_pad_' "$k/System.map" ||
+			fail "the $f kernel still carries a layout pad after its build without one (${k#"$ROOT"/}/System.map)"
+	done
+	msg "layouts: $DET_ROUNDS per kernel, $(wc -w <<<"$BENCH_FLAVOURS") kernels (${OUT#"$ROOT"/}/layouts.tsv)"
+}
+if [ "$SHUFFLE" = 1 ]; then
+	case " $MODES " in *" icount "* | *" cachesim "*) round_layouts ;; esac
+fi
 case " $MODES " in
 *" icount "* | *" cachesim "*)
 	# builds the plugin, runs its unit test and its end-to-end check
@@ -414,10 +463,14 @@ T0=$(now)
 # every det.csv row names the patches, the workload table (the amounts),
 # the configuration table and the kernel config fragments (what each
 # kernel is built from), the scale it measured and its rounds' boot
-# states (seeds=: the hash of lib.sh's seed list, or off for SHUFFLE=0)
+# states (seeds=: the hash of lib.sh's seed list and layout pads, or off
+# for SHUFFLE=0)
 # (bench/report.py never compares rows of two stamps)
 if [ "$SHUFFLE" = 1 ]; then
-	seeds=$(printf '%s' "$BENCH_SEEDS page_alloc.shuffle=1" | sha1sum | cut -c1-12)
+	# (and the layout per round: its pads and how they are drawn)
+	seeds=$( (printf '%s' "$BENCH_SEEDS page_alloc.shuffle=1"
+		cat "$ROOT/bench/layout-pad.h"
+		declare -f layout_pad) | sha1sum | cut -c1-12)
 else
 	seeds=off
 fi
@@ -568,20 +621,31 @@ wall_mode() {
 # calls= argument): CALL_SYMS, from bench/report.py calls (what each
 # workload exercises: bench/hcreport/ingest.py, which reads the counts
 # in that order).
-# call_addrs FLAVOUR: their addresses in FLAVOUR's System.map, ADDR+ADDR...,
-# then the call sites of zone->lock in FLAVOUR's page allocator, three
-# counters of ADDR/ADDR... (report.py lock-sites: all, refills, drains)
-# (the deterministic boots run without KASLR)
+# call_addrs DIR: their addresses in the System.map of the kernel in DIR
+# (a build, or a round's relink: round_kernel_dir), ADDR+ADDR..., then
+# the call sites of zone->lock in its page allocator, three counters of
+# ADDR/ADDR... (report.py lock-sites: all, refills, drains) (the
+# deterministic boots run without KASLR)
 call_addrs() {
-	local map=$BUILD/kernel-$1/System.map s a out='' locks
+	local map=$1/System.map s a out='' locks
 	for s in $CALL_SYMS; do
 		a=$(awk -v s="$s" '$3 == s { print "0x" $1; exit }' "$map" 2>/dev/null)
 		[ -n "$a" ] || { msg "no $s in ${map#"$ROOT"/}: the plugin cannot count its calls"; return 1; }
 		out="$out+$a"
 	done
-	locks=$(python3 "$ROOT/bench/report.py" lock-sites "$BUILD/kernel-$1") ||
-		{ msg "the plugin cannot count kernel-$1's zone->lock holds (above)"; return 1; }
+	locks=$(python3 "$ROOT/bench/report.py" lock-sites "$1") ||
+		{ msg "the plugin cannot count the zone->lock holds of the kernel in ${1#"$ROOT"/} (above)"; return 1; }
 	echo "${out#+}+$locks"
+}
+
+# det_kernel FLAVOUR R: the directory of the kernel round R boots, its
+# relink at round R's layout (SHUFFLE=1: round_layouts) or the build
+det_kernel() {
+	if [ "$SHUFFLE" = 1 ]; then
+		round_kernel_dir "$1" "$2"
+	else
+		kernel_dir "$1"
+	fi
 }
 
 # det_seed R: round R's QEMU seed with SHUFFLE=1 (lib.sh's BENCH_SEEDS:
@@ -594,12 +658,13 @@ det_seed() {
 }
 
 det_boot() {
-	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed calls seed
+	local mode=$1 c=$2 r=$3 smp=$4 part=$5 name rest f append tag sim disk='' failed calls seed kdir
 	shift 5
 	name=${c%%:*} rest=${c#*:}
 	f=${rest%%:*} append=${rest#*:}
 	tag=$mode-$name-$r-$part
-	calls=$(call_addrs "$f") || return 1
+	kdir=$(det_kernel "$f" "$r")
+	calls=$(call_addrs "$kdir") || return 1
 	seed=$(det_seed "$r") || return 1
 	[ "$mode" = cachesim ] && sim=on || sim=off
 	[ "$part" = disk ] || disk=--no-disk
@@ -610,7 +675,7 @@ det_boot() {
 	# (the round's seed and the shuffle apart from the configuration's
 	# append, which boot_state checks the booted allocator against)
 	# shellcheck disable=SC2086 # $disk: options
-	if ! "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$tag" \
+	if ! HOTCOLD_KERNEL=$kdir/arch/x86/boot/bzImage "$ROOT/scripts/run-guest.sh" --quiet --smp "$smp" --mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$tag" \
 		$disk --icount --cpu "$GUEST_CPU" --plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$tag.phases" \
 		${seed:+--seed "$seed" --append page_alloc.shuffle=1} \
 		${append:+--append "$append"} "$f" bench fixed "$SCALE" "history=$r" "$@"; then
@@ -687,7 +752,7 @@ det_mode() {
 			echo "$check $BASE_CONFIG 1 $p"
 		done
 	) | prog_first >"$jobs" || fail "could not list the $mode boots (above)"
-	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists)")${REPEAT:+ and ${BASE_CONFIG%%:*} round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
+	msg "$mode: $(wc -w <<<"$CONFIGS") configurations x $DET_ROUNDS rounds$([ "$SHUFFLE" = 0 ] || echo " (seeded, shuffled free lists, a layout per round)")${REPEAT:+ and ${BASE_CONFIG%%:*} round 1 again}${check:+, and the $check check boots}: $(wc -l <"$jobs") boots, $JOBS at a time (scale $SCALE${DET_WORKLOADS:+, workloads: $(wc -w <<<"$DET_WORKLOADS")})"
 	queue_run "$JOBS" "$jobs" det_job ||
 		fail "a $mode${check:+ or $check check} boot failed (above) -- its log is in build/logs/"
 	msg "$mode mode took $(($(now) - t0)) s"

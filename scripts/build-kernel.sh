@@ -14,7 +14,14 @@
 # olddefconfig, then a check that every option of the fragments survived.
 # Rebuilds are incremental.
 #
-# usage: scripts/build-kernel.sh FLAVOUR [extra make targets]
+# LAYOUT_PAD="TEXT DATA BSS" (make bench's layout per round, set by
+# scripts/bench.sh): link the kernel again with bench/layout-pad.h forced
+# into init/init_task.o, which grows by TEXT, DATA and BSS cache lines
+# (0-63 each) and moves everything linked after it; only that object is
+# compiled again, and only bzImage is made.  The next build without it
+# compiles that object as before and links the kernel as built.
+#
+# usage: [LAYOUT_PAD="T D B"] scripts/build-kernel.sh FLAVOUR [extra make targets]
 . "$(dirname "$0")/lib.sh"
 step "build"
 
@@ -22,6 +29,19 @@ flavour=${1:-}
 [ -n "$flavour" ] || fail "usage: scripts/build-kernel.sh FLAVOUR -- FLAVOUR is one of: $FLAVOURS"
 check_flavour "$flavour"
 shift
+pad=()
+if [ -n "${LAYOUT_PAD:-}" ]; then
+	# (read into three words and a rest: a fourth word is an error)
+	read -r pt pd pb rest <<<"$LAYOUT_PAD"
+	for n in "$pt" "$pd" "$pb"; do
+		case $n in
+		[0-9] | [1-5][0-9] | 6[0-3]) ;;
+		*) fail "LAYOUT_PAD='$LAYOUT_PAD': expected three numbers of cache lines from 0 to 63 (text, data, bss)" ;;
+		esac
+	done
+	[ -z "$rest" ] || fail "LAYOUT_PAD='$LAYOUT_PAD': expected three numbers of cache lines from 0 to 63 (text, data, bss)"
+	pad=("CFLAGS_init_task.o=-include $ROOT/bench/layout-pad.h -DHOTCOLD_PAD_TEXT=$pt -DHOTCOLD_PAD_DATA=$pd -DHOTCOLD_PAD_BSS=$pb")
+fi
 step "build $flavour"
 
 log=$LOGS/build-$flavour.log
@@ -86,8 +106,14 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 	echo "$want" >"$stamp"
 fi
 
-msg "building $flavour kernel (log: ${log#"$ROOT"/})"
 t0=$(now)
+if [ ${#pad[@]} -gt 0 ]; then
+	msg "linking $flavour kernel with layout pad $pt $pd $pb (text, data, bss lines; log: ${log#"$ROOT"/})"
+	run_logged "$log" "fix the build error above" kmake "${pad[@]}" bzImage "$@"
+	msg "$flavour kernel linked in $(($(now) - t0)) s"
+	exit 0
+fi
+msg "building $flavour kernel (log: ${log#"$ROOT"/})"
 # "modules" too: no module is configured, but it writes Module.symvers,
 # which the benchmark module (bench/module) builds against.
 run_logged "$log" "fix the build error above" kmake bzImage modules "$@"

@@ -397,6 +397,30 @@ bench_seed() {
 	echo "${seeds[$1 - 1]}"
 }
 
+# The layout per round (SHUFFLE=1; docs/decisions.md, "A layout per
+# round"): a round boots each kernel relinked with bench/layout-pad.h,
+# whose text, data and bss pads (0-63 cache lines each) come from the
+# round's seed and the kernel flavour.  Every round of every kernel has a
+# layout of its own, drawn independently of every other kernel's, so
+# vanilla-layout's rounds against vanilla's compare two independent
+# layouts of the same code, as any two kernels' rounds do.
+# layout_pad FLAVOUR R: "TEXT DATA BSS", round R's pads for FLAVOUR;
+# status 1 for a round without a seed
+layout_pad() {
+	local seed h
+	seed=$(bench_seed "$2") || return 1
+	h=$(printf 'layout %s %s' "$seed" "$1" | sha1sum | cut -c1-6)
+	echo "$((16#${h:0:2} % 64)) $((16#${h:2:2} % 64)) $((16#${h:4:2} % 64))"
+}
+
+# round_kernel_dir FLAVOUR R: where round R's relinked FLAVOUR kernel is
+# kept, as in its build directory: arch/x86/boot/bzImage, System.map,
+# vmlinux and mm/page_alloc.o (what det_boot and report.py lock-sites
+# read)
+round_kernel_dir() {
+	echo "$BUILD/rounds/$1-$2"
+}
+
 # bench_inputs_hash: 12 hex digits of the files a det.csv row's figures
 # follow besides the pinned source: the series, the bench-only patches,
 # the patch to QEMU (the turns its boots of more than one vCPU take), the

@@ -322,7 +322,11 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "each such instruction once, the figure the overhead target "
             "judges.  A/A layout: vanilla-layout (vanilla built with its code "
             "and data shifted, bench/alternatives/layout.patch) against vanilla, "
-            "paired likewise: the noise of comparing two binaries.", "",
+            "paired likewise: the noise of comparing two binaries.  With the "
+            "seeded rounds every kernel boots each round relinked at a layout of "
+            "its own (a seeded pad of 0-63 cache lines of text, data and bss; the "
+            "run's layouts.tsv), so a layout effect is a spread the rounds sample, "
+            "not a bias one binary carries into every round.", "",
             "| workload | vCPU | ops | vanilla insn/op | vanilla rep/op | vanilla insn, rep once | "
             "A/A repeat | vanilla spread | A/A layout | " +
             " | ".join("%s/vanilla, rep once" % c for c in others) + " | vanilla rate | " +
@@ -430,6 +434,9 @@ call worse.  Two A/A configurations are vanilla against itself:
 deterministic modes, every round in wall mode) and `vanilla-layout`
 (vanilla built with its code and data shifted,
 bench/alternatives/layout.patch: the noise of comparing two binaries).
+In the seeded rounds every kernel boots each round relinked at a seeded
+layout of its own (layouts.tsv), vanilla-layout's drawn apart from
+vanilla's.
 QUICK runs vanilla, hotcold and hotcold-off.
 """
 

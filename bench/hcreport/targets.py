@@ -376,7 +376,8 @@ def det_targets(det, plan, prices=None, cal=None):
         t.missing(text, asked(plan, "cachesim", SERIES, workloads.scenarios()),
                   "no cachesim rows of %s on a scenario" % SERIES)
     text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
-            "under the same seeds, has a 95 % interval against vanilla that holds 1 in "
+            "under the same seeds (seeded rounds: each round at a layout of its own), "
+            "has a 95 % interval against vanilla that holds 1 in "
             "simulated L1D, L2 and L3 misses per op (workloads with at least one miss per "
             "op, or one more)")
     layout.report(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),

@@ -35,7 +35,8 @@ from hcreport import configs as config_table  # noqa: E402
 
 # bench.sh's functions that list, queue and start the deterministic boots
 # (and configs_from, which reads the configurations they boot)
-FUNCTIONS = ("named", "configs_from", "failed_workloads", "det_seed", "det_boot", "det_parts", "det_jobs",
+FUNCTIONS = ("named", "configs_from", "failed_workloads", "det_seed", "det_kernel", "det_boot", "det_parts",
+             "det_jobs",
              "prog_first", "det_job", "det_mode")
 # every configuration CONFIGS can pick, and the repeat
 CONFIGS = [r["name"] for r in config_table.table() if r["role"] != "repeat"]
@@ -140,6 +141,11 @@ def det_boots(shuffle, given=None, states=None):
             d = os.path.join(build, "kernel-" + flavour, "arch/x86/boot")
             os.makedirs(d, exist_ok=True)
             open(os.path.join(d, "bzImage"), "w").close()
+            # and each round's relink (round_layouts)
+            for r in (1, 2, 3):
+                d = os.path.join(build, "rounds", "%s-%d" % (flavour, r), "arch/x86/boot")
+                os.makedirs(d, exist_ok=True)
+                open(os.path.join(d, "bzImage"), "w").close()
         for image in ("initramfs.cpio.gz", "initramfs-programs.cpio.gz"):
             open(os.path.join(build, image), "w").close()
         script = DRIVER % {"functions": "".join(bench_function(n) for n in FUNCTIONS),
@@ -205,6 +211,14 @@ class SeededRounds(unittest.TestCase):
                 # RDRAND carries the seed into the guest's RNG
                 self.assertNotIn("-rdrand", one(argv, "-cpu").split(","))
                 self.assertIn("-icount", argv)
+
+    def test_round_r_boots_its_kernel_relinked_at_round_r_layout(self):
+        flavour = {n: f for n, f, _ in configs()}
+        flavour[REPEAT] = flavour[BASE]
+        for (mode, name, r, part), argv in sorted(self.boots.items()):
+            with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
+                self.assertTrue(one(argv, "-kernel").endswith(
+                    "/rounds/%s-%d/arch/x86/boot/bzImage" % (flavour[name], r)), one(argv, "-kernel"))
 
     def test_each_shape_boots_its_vcpus_and_names_itself_if_named(self):
         want = {"mem": ("1", False), "2cpu": ("2", False), "ccd4": ("4", True),
@@ -339,11 +353,16 @@ class ShuffleOff(unittest.TestCase):
     def test_the_old_boots(self):
         boots = det_boots("0")
         self.assertTrue(boots)
+        flavour = {n: f for n, f, _ in configs()}
+        flavour[REPEAT] = flavour[BASE]
         for (mode, name, r, part), argv in sorted(boots.items()):
             with self.subTest(boot="%s %s round %d %s" % (mode, name, r, part)):
                 self.assertEqual(one(argv, "-seed"), "1")
                 self.assertNotIn("page_alloc.shuffle=1", one(argv, "-append"))
                 self.assertTrue(one(argv, "-cpu").endswith(",-rdrand,-rdseed"))
+                # the kernel as built: no layout per round
+                self.assertTrue(one(argv, "-kernel").endswith(
+                    "/kernel-%s/arch/x86/boot/bzImage" % flavour[name]), one(argv, "-kernel"))
 
 
 class RunGuestSeed(unittest.TestCase):
@@ -431,6 +450,139 @@ class IdleConfigs(unittest.TestCase):
         self.assertTrue(names)
         self.assertEqual(self.idle("vanilla " + " ".join(names), "trunc80k_tmpfs_n_ccd4"),
                          [n for n in names if n != BASE])
+
+
+# scripts/build-kernel.sh of the stand-in root: a kernel directory whose
+# files name the layout asked for (LAYOUT_PAD), with System.map holding
+# the pads' symbols as layout-pad.h makes them (MODE: ok; ignore, a build
+# that links no pad; keep, a build without LAYOUT_PAD that leaves the
+# last pad in)
+BUILD_STUB = """#!/bin/bash
+set -u
+f=$1 k=$BUILD/kernel-$1 mode=%(mode)s
+mkdir -p "$k/arch/x86/boot" "$k/mm"
+pad=${LAYOUT_PAD:-}
+[ "$mode" != ignore ] || pad=
+if [ -z "$pad" ] && [ "$mode" = keep ] && [ -f "$k/pad" ]; then pad=$(cat "$k/pad"); fi
+echo "$pad" >"$k/pad"
+echo "$f ${pad:-as built}" >"$k/arch/x86/boot/bzImage"
+echo "$f ${pad:-as built}" >"$k/vmlinux"
+echo "$f" >"$k/mm/page_alloc.o"
+{
+	echo "ffffffff81000000 T _text"
+	set -- $pad
+	for sym in text data bss; do
+		[ "${1:-0}" = 0 ] || echo "ffffffff81001000 t hotcold_pad_$sym"
+		shift || true
+	done
+} >"$k/System.map"
+"""
+
+LAYOUTS = """set -u
+. "$REAL/scripts/lib.sh"
+%(functions)s
+BENCH_FLAVOURS="vanilla layout" DET_ROUNDS=2 OUT=$BUILD/run
+mkdir -p "$OUT"
+round_layouts
+"""
+
+
+class LayoutPerRound(unittest.TestCase):
+    """lib.sh's layout_pad and bench.sh's round_layouts: each kernel
+    linked again at each round's seeded pads, kept apart per round, and
+    checked to carry them"""
+
+    def test_the_pads_are_the_rounds_and_the_kernels(self):
+        pads = {}
+        for f in ("vanilla", "hotcold-bench", "layout"):
+            for r in (1, 2, 3):
+                rc, out, err = lib_sh("layout_pad %s %d; layout_pad %s %d" % (f, r, f, r))
+                self.assertEqual(rc, 0, err)
+                first, again = out.splitlines()
+                self.assertEqual(first, again, "layout_pad %s %d is not one value" % (f, r))
+                lines = [int(x) for x in first.split()]
+                self.assertEqual(len(lines), 3)
+                for n in lines:
+                    self.assertTrue(0 <= n <= 63, first)
+                pads[(f, r)] = first
+        # nine draws of 64**3: each kernel and round a layout of its own
+        self.assertEqual(len(set(pads.values())), len(pads), pads)
+        for bad in ("0", "21", "x"):
+            with self.subTest(round=bad):
+                self.assertEqual(lib_sh("layout_pad vanilla %s" % bad)[:2], (1, ""))
+
+    def round_layouts(self, mode):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        fake, build = os.path.join(tmp.name, "root"), os.path.join(tmp.name, "build")
+        os.makedirs(os.path.join(fake, "scripts"))
+        os.symlink(os.path.join(ROOT, "source.conf"), os.path.join(fake, "source.conf"))
+        stub = os.path.join(fake, "scripts", "build-kernel.sh")
+        with open(stub, "w") as f:
+            f.write(BUILD_STUB % {"mode": mode})
+        os.chmod(stub, 0o755)
+        p = subprocess.run(["bash", "-c", LAYOUTS % {"functions": bench_function("round_layouts")}],
+                           env=dict(PATH=os.environ["PATH"], ROOT=fake, REAL=ROOT, BUILD=build),
+                           capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stderr, build
+
+    def read(self, path):
+        with open(path) as f:
+            return f.read()
+
+    def test_each_round_keeps_its_relink_and_the_build_is_restored(self):
+        rc, err, build = self.round_layouts("ok")
+        self.assertEqual(rc, 0, err)
+        rows = self.read(os.path.join(build, "run", "layouts.tsv")).splitlines()
+        self.assertEqual(rows[0], "flavour\tround\ttext\tdata\tbss")
+        self.assertEqual(len(rows), 5)
+        for row in rows[1:]:
+            f, r, *pad = row.split("\t")
+            with self.subTest(kernel=f, round=r):
+                _, want, _ = lib_sh("layout_pad %s %s" % (f, r))
+                self.assertEqual(" ".join(pad), want.strip())
+                d = os.path.join(build, "rounds", "%s-%s" % (f, r))
+                for name in ("arch/x86/boot/bzImage", "vmlinux"):
+                    self.assertEqual(self.read(os.path.join(d, name)), "%s %s\n" % (f, " ".join(pad)))
+                self.assertTrue(os.path.isfile(os.path.join(d, "mm", "page_alloc.o")))
+                self.assertTrue(os.path.isfile(os.path.join(d, "System.map")))
+        for f in ("vanilla", "layout"):
+            self.assertEqual(self.read(os.path.join(build, "kernel-" + f, "arch/x86/boot/bzImage")),
+                             f + " as built\n")
+
+    def test_a_relink_without_its_pads_fails(self):
+        rc, err, _ = self.round_layouts("ignore")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("the layout pad", err)
+        self.assertIn("was not linked", err)
+
+    def test_a_build_that_keeps_a_pad_fails(self):
+        rc, err, _ = self.round_layouts("keep")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("still carries a layout pad", err)
+
+
+class BuildKernelLayoutPad(unittest.TestCase):
+    """scripts/build-kernel.sh refuses a LAYOUT_PAD that is not three
+    numbers of lines from 0 to 63 before it builds or writes anything"""
+
+    def test_bad_pads(self):
+        for bad in ("1 2", "1 2 3 4", "64 0 0", "08 1 1", "-1 0 0", "a b c", "1,2,3"):
+            with self.subTest(pad=bad), tempfile.TemporaryDirectory() as tmp:
+                # (make, git and ccache fail: a pad let through builds nothing)
+                build, bin_dir = os.path.join(tmp, "build"), os.path.join(tmp, "bin")
+                os.makedirs(bin_dir)
+                for tool in ("make", "git", "ccache"):
+                    with open(os.path.join(bin_dir, tool), "w") as f:
+                        f.write("#!/bin/sh\necho %s was run >&2\nexit 1\n" % tool)
+                    os.chmod(os.path.join(bin_dir, tool), 0o755)
+                p = subprocess.run(["bash", os.path.join(ROOT, "scripts/build-kernel.sh"), "vanilla"],
+                                   env=dict(PATH=bin_dir + ":" + os.environ["PATH"], BUILD=build,
+                                            LAYOUT_PAD=bad),
+                                   capture_output=True, text=True, timeout=60)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn("LAYOUT_PAD='%s': expected three numbers" % bad, p.stderr)
+                self.assertEqual([f for _, _, fs in os.walk(build) for f in fs], [])
 
 
 if __name__ == "__main__":
