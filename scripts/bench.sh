@@ -30,14 +30,16 @@
 # queue (host timing does not enter them: det_mode); round r of every
 # configuration boots with QEMU's -seed S_r (lib.sh's BENCH_SEEDS) and
 # page_alloc.shuffle=1, so that each round samples another boot state
-# (which pages sit in which free list: small counts follow it), and
+# (which pages sit in which free list: small counts follow it), boots
+# each kernel relinked at a layout of its own (round_layouts), and
 # starts with warm-up r (guest/jobs/bench.sh).
 # A/A checks: the base's first round booted again (the table's repeat,
 # with round 1's seed and warm-up: it must count the same exactly), the
 # instrument's repeatability; the base's rounds against each other, the
 # spread the boot state adds; and the layout A/A against the base (the
-# table's layout): the report takes the larger as the noise a comparison
-# has to beat.  Wall mode boots the base twice in every round (the
+# table's layout), whose 95 % interval must hold 1 (the report's
+# targets; where it does not, its ratio is the margin a difference has
+# to clear).  Wall mode boots the base twice in every round (the
 # repeat: its A/A; not for the real programs) unless QUICK.
 # Workloads, their boots, amounts and which runs ask for them (QUICK's,
 # the default run's, or only a run that names them): bench/workloads.tsv.
@@ -388,16 +390,22 @@ fi
 
 # round_layouts: the layout per round (SHUFFLE=1; lib.sh's layout_pad):
 # each kernel linked again at each round's pads into round_kernel_dir,
-# what round R boots (det_kernel), checked to carry them; then built
-# again as it was.  The pads go to the run's layouts.tsv.
+# what round R boots (det_kernel), checked to carry them (each pad asked
+# for a symbol of its System.map, and none other) and to have moved what
+# follows them (lib.sh's layout_moves, against the kernel as built); then
+# built again as it was, and checked to be the same image.  The pads go
+# to the run's layouts.tsv.
 round_layouts() {
-	local f r pad d k sym n
-	local -a pads
+	local f r pad d k kind n want moved built
 	step layouts
 	rm -rf "$BUILD/rounds"
-	printf 'flavour\tround\ttext\tdata\tbss\n' >"$OUT/layouts.tsv"
+	printf 'kernel\tround\tpads (data,bss,mostly,percpu lines at %s)\n' "$(tr ' ' , <<<"$LAYOUT_POINTS")" >"$OUT/layouts.tsv"
 	for f in $BENCH_FLAVOURS; do
 		k=$(kernel_dir "$f")
+		built=$BUILD/rounds/$f-built
+		if ! mkdir -p "$built" || ! cp "$k/System.map" "$k/arch/x86/boot/bzImage" "$built/"; then
+			fail "cannot keep the $f kernel as built in ${built#"$ROOT"/}"
+		fi
 		for r in $(seq 1 "$DET_ROUNDS"); do
 			pad=$(layout_pad "$f" "$r") ||
 				fail "round $r has no seed in scripts/lib.sh's BENCH_SEEDS, so no layout -- add one"
@@ -408,24 +416,23 @@ round_layouts() {
 				! cp "$k/arch/x86/boot/bzImage" "$d/arch/x86/boot/"; then
 				fail "cannot keep the $f kernel of round $r in ${d#"$ROOT"/}"
 			fi
-			# the pads linked in: each one asked for above 0 lines is a
-			# symbol of the relinked System.map, and none asked for 0
-			read -r -a pads <<<"$pad"
-			for sym in text data bss; do
-				n=${pads[0]}
-				pads=("${pads[@]:1}")
-				if [ "$n" -gt 0 ]; then
-					grep -q " hotcold_pad_$sym\$" "$d/System.map" ||
-						fail "the $f kernel of round $r has no hotcold_pad_$sym in ${d#"$ROOT"/}/System.map: the layout pad ($pad) was not linked -- see build/logs/build-$f.log"
-				elif grep -q " hotcold_pad_$sym\$" "$d/System.map"; then
-					fail "the $f kernel of round $r has hotcold_pad_$sym, which its layout ($pad) does not ask for"
-				fi
+			# every pad asked for above 0 lines is a symbol of the
+			# relinked System.map, one per object asking, and no other
+			n=1
+			for kind in data bss mostly percpu; do
+				want=$(tr ' ' '\n' <<<"$pad" | cut -d, -f"$n" | grep -vcx 0)
+				[ "$(grep -c " hotcold_pad_$kind\$" "$d/System.map")" = "$want" ] ||
+					fail "the $f kernel of round $r has $(grep -c " hotcold_pad_$kind\$" "$d/System.map") hotcold_pad_$kind symbols in ${d#"$ROOT"/}/System.map, not the $want its pads ($pad) ask for -- see ${LOGS#"$ROOT"/}/build-$f.log"
+				n=$((n + 1))
 			done
-			printf '%s\t%s\t%s\n' "$f" "$r" "$(tr ' ' '\t' <<<"$pad")" >>"$OUT/layouts.tsv"
+			moved=$(layout_moves "$built/System.map" "$d/System.map" "$pad")
+			[ -z "$moved" ] ||
+				fail "the $f kernel of round $r did not move as its pads ($pad) ask: $(tr '\n' ';' <<<"$moved") -- a page alignment between a pad and lib.sh's LAYOUT_REFS, or a pad not linked"
+			printf '%s\t%s\t%s\n' "$f" "$r" "$pad" >>"$OUT/layouts.tsv"
 		done
 		"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
-		! grep -q ' hotcold_pad_' "$k/System.map" ||
-			fail "the $f kernel still carries a layout pad after its build without one (${k#"$ROOT"/}/System.map)"
+		cmp -s "$k/arch/x86/boot/bzImage" "$built/bzImage" ||
+			fail "the $f kernel built again without pads is not the image it was (${k#"$ROOT"/}/arch/x86/boot/bzImage against ${built#"$ROOT"/}/bzImage)"
 	done
 	msg "layouts: $DET_ROUNDS per kernel, $(wc -w <<<"$BENCH_FLAVOURS") kernels (${OUT#"$ROOT"/}/layouts.tsv)"
 }
@@ -470,7 +477,8 @@ if [ "$SHUFFLE" = 1 ]; then
 	# (and the layout per round: its pads and how they are drawn)
 	seeds=$( (printf '%s' "$BENCH_SEEDS page_alloc.shuffle=1"
 		cat "$ROOT/bench/layout-pad.h"
-		declare -f layout_pad) | sha1sum | cut -c1-12)
+		echo "$LAYOUT_POINTS"
+		declare -f layout_pad layout_cflags) | sha1sum | cut -c1-12)
 else
 	seeds=off
 fi

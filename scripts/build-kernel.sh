@@ -14,14 +14,16 @@
 # olddefconfig, then a check that every option of the fragments survived.
 # Rebuilds are incremental.
 #
-# LAYOUT_PAD="TEXT DATA BSS" (make bench's layout per round, set by
-# scripts/bench.sh): link the kernel again with bench/layout-pad.h forced
-# into init/init_task.o, which grows by TEXT, DATA and BSS cache lines
-# (0-63 each) and moves everything linked after it; only that object is
-# compiled again, and only bzImage is made.  The next build without it
-# compiles that object as before and links the kernel as built.
+# LAYOUT_PAD="D,B,M,P D,B,M,P ..." (make bench's layout per round, set
+# by scripts/bench.sh): link the kernel again with bench/layout-pad.h
+# forced into each object of lib.sh's LAYOUT_POINTS, one group of four
+# numbers per object, in that order: the cache lines (0-63) its .data,
+# .bss, __read_mostly data and per-CPU data grow by, which moves
+# everything linked after it.  Only those objects are compiled again,
+# and only bzImage is made.  The next build without it compiles them as
+# before and links the kernel as built.
 #
-# usage: [LAYOUT_PAD="T D B"] scripts/build-kernel.sh FLAVOUR [extra make targets]
+# usage: [LAYOUT_PAD="D,B,M,P ..."] scripts/build-kernel.sh FLAVOUR [extra make targets]
 . "$(dirname "$0")/lib.sh"
 step "build"
 
@@ -31,16 +33,9 @@ check_flavour "$flavour"
 shift
 pad=()
 if [ -n "${LAYOUT_PAD:-}" ]; then
-	# (read into three words and a rest: a fourth word is an error)
-	read -r pt pd pb rest <<<"$LAYOUT_PAD"
-	for n in "$pt" "$pd" "$pb"; do
-		case $n in
-		[0-9] | [1-5][0-9] | 6[0-3]) ;;
-		*) fail "LAYOUT_PAD='$LAYOUT_PAD': expected three numbers of cache lines from 0 to 63 (text, data, bss)" ;;
-		esac
-	done
-	[ -z "$rest" ] || fail "LAYOUT_PAD='$LAYOUT_PAD': expected three numbers of cache lines from 0 to 63 (text, data, bss)"
-	pad=("CFLAGS_init_task.o=-include $ROOT/bench/layout-pad.h -DHOTCOLD_PAD_TEXT=$pt -DHOTCOLD_PAD_DATA=$pd -DHOTCOLD_PAD_BSS=$pb")
+	cflags=$(layout_cflags "$LAYOUT_PAD") ||
+		fail "LAYOUT_PAD='$LAYOUT_PAD': expected $(wc -w <<<"$LAYOUT_POINTS") groups D,B,M,P (one per object of lib.sh's LAYOUT_POINTS: $LAYOUT_POINTS) of cache lines from 0 to 63"
+	mapfile -t pad <<<"$cflags"
 fi
 step "build $flavour"
 
@@ -75,7 +70,7 @@ frags=$(flavour_fragments "$flavour")
 # Fixed build identity: same inputs, same objects (and ccache hits).
 kmake() {
 	make -C "$src" -j"$(nproc)" ARCH=x86_64 O="$out" CC="ccache gcc" \
-		LOCALVERSION="-$flavour" KBUILD_BUILD_TIMESTAMP=2002-10-31 \
+		LOCALVERSION="-$flavour" KBUILD_BUILD_TIMESTAMP=2002-10-31 KBUILD_BUILD_VERSION=1 \
 		KBUILD_BUILD_USER=hotcold KBUILD_BUILD_HOST=qemu "$@"
 }
 
@@ -108,7 +103,7 @@ fi
 
 t0=$(now)
 if [ ${#pad[@]} -gt 0 ]; then
-	msg "linking $flavour kernel with layout pad $pt $pd $pb (text, data, bss lines; log: ${log#"$ROOT"/})"
+	msg "linking $flavour kernel with layout pads $LAYOUT_PAD (log: ${log#"$ROOT"/})"
 	run_logged "$log" "fix the build error above" kmake "${pad[@]}" bzImage "$@"
 	msg "$flavour kernel linked in $(($(now) - t0)) s"
 	exit 0

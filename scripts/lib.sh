@@ -398,19 +398,108 @@ bench_seed() {
 }
 
 # The layout per round (SHUFFLE=1; docs/decisions.md, "A layout per
-# round"): a round boots each kernel relinked with bench/layout-pad.h,
-# whose text, data and bss pads (0-63 cache lines each) come from the
-# round's seed and the kernel flavour.  Every round of every kernel has a
-# layout of its own, drawn independently of every other kernel's, so
-# vanilla-layout's rounds against vanilla's compare two independent
-# layouts of the same code, as any two kernels' rounds do.
-# layout_pad FLAVOUR R: "TEXT DATA BSS", round R's pads for FLAVOUR;
-# status 1 for a round without a seed
+# round"): a round boots each kernel linked again with bench/layout-pad.h
+# forced into the objects of LAYOUT_POINTS (the first object of kernel/,
+# of mm/, mm/'s object after page_alloc.o, the first of fs/: each the
+# only object of its name in the tree), each grown by a seeded 0-63 cache
+# lines of .data, .bss, __read_mostly and per-CPU data (a group D,B,M,P
+# per object, in this order), which moves everything linked after it.
+# Every round of every kernel has pads of its own, drawn independently of
+# every other kernel's, so vanilla-layout's rounds against vanilla's
+# compare two independent layouts of the same code, as any two kernels'
+# rounds do.
+LAYOUT_POINTS="fork filemap memblock open"
+# The symbols whose moves show that the pads reached them: NAME KIND N,
+# a symbol of KIND (data or bss, the plain sections, where nothing but
+# the pads moves it) linked after the first N points, which must move
+# from its as-built place by those points' pads of its kind (mod 4 KB:
+# past a page alignment it would not).  __read_mostly and per-CPU data
+# follow the whole .data and their own alignments, so only their pads'
+# presence is checked.  bench.sh's round_layouts fails a relink where
+# one does not.
+LAYOUT_REFS="min_free_kbytes data 2
+percpu_pagelist_high_fraction bss 2
+super_blocks data 4
+sb_lock bss 4"
+
+# layout_moves BUILT_MAP MAP PADS: the refs of LAYOUT_REFS that did not
+# move from BUILT_MAP to MAP (System.map files) by PADS (layout_pad's
+# form), one "NAME moved X lines, not Y" a line; nothing if all did
+layout_moves() {
+	awk -v refs="$LAYOUT_REFS" -v pads="$3" '
+	# the offset in its 4 KB page of an address, from its last 3 hex digits
+	function low12(a,    i, n) {
+		n = 0
+		for (i = length(a) - 2; i <= length(a); i++)
+			n = n * 16 + index("0123456789abcdef", tolower(substr(a, i, 1))) - 1
+		return n
+	}
+	BEGIN {
+		ng = split(pads, g, " ")
+		for (i = 1; i <= ng; i++) {
+			split(g[i], v, ",")
+			pad["data", i] = v[1]
+			pad["bss", i] = v[2]
+		}
+		nr = split(refs, r, "\n")
+	}
+	FNR == 1 { file++ }
+	{ if (!(($3, file) in at)) at[$3, file] = $1 }
+	END {
+		for (i = 1; i <= nr; i++) {
+			split(r[i], f, " ")
+			want = 0
+			for (j = 1; j <= f[3]; j++)
+				want += pad[f[2], j]
+			want %= 64
+			if (!((f[1], 1) in at) || !((f[1], 2) in at)) {
+				print f[1] " is not in both System.maps"
+				continue
+			}
+			got = (low12(at[f[1], 2]) - low12(at[f[1], 1])) % 4096
+			if (got < 0)
+				got += 4096
+			if (got != want * 64)
+				printf "%s moved %d bytes within its 4 KB page, not %d (%d lines)\n", f[1], got, want * 64, want
+		}
+	}' "$1" "$2"
+}
+
+# layout_pad FLAVOUR R: round R's pads for FLAVOUR, a group D,B,M,P per
+# object of LAYOUT_POINTS; status 1 for a round without a seed
 layout_pad() {
-	local seed h
+	local seed h p out='' i=0
 	seed=$(bench_seed "$2") || return 1
-	h=$(printf 'layout %s %s' "$seed" "$1" | sha1sum | cut -c1-6)
-	echo "$((16#${h:0:2} % 64)) $((16#${h:2:2} % 64)) $((16#${h:4:2} % 64))"
+	for p in $LAYOUT_POINTS; do
+		h=$(printf 'layout %s %s %s' "$seed" "$1" "$p" | sha1sum | cut -c1-8)
+		out="$out $((16#${h:0:2} % 64)),$((16#${h:2:2} % 64)),$((16#${h:4:2} % 64)),$((16#${h:6:2} % 64))"
+		i=$((i + 1))
+	done
+	echo "${out# }"
+}
+
+# layout_cflags PADS: the make arguments (one a line) that force
+# bench/layout-pad.h into each object of LAYOUT_POINTS with its group of
+# PADS (layout_pad's form); status 1, nothing printed, unless PADS is a
+# group of four numbers from 0 to 63 per point
+layout_cflags() {
+	local -a groups points
+	local i g x out=''
+	local -a nums
+	read -r -a groups <<<"$1"
+	read -r -a points <<<"$LAYOUT_POINTS"
+	[ "${#groups[@]}" = "${#points[@]}" ] || return 1
+	for i in "${!points[@]}"; do
+		g=${groups[$i]}
+		IFS=, read -r -a nums <<<"$g,"
+		[ "${#nums[@]}" = 4 ] && [ "$g" = "${nums[0]},${nums[1]},${nums[2]},${nums[3]}" ] || return 1
+		for x in "${nums[@]}"; do
+			case $x in [0-9] | [1-5][0-9] | 6[0-3]) ;; *) return 1 ;; esac
+		done
+		out="${out}CFLAGS_${points[$i]}.o=-include $ROOT/bench/layout-pad.h -DHOTCOLD_PAD_DATA=${nums[0]} -DHOTCOLD_PAD_BSS=${nums[1]} -DHOTCOLD_PAD_MOSTLY=${nums[2]} -DHOTCOLD_PAD_PERCPU=${nums[3]}
+"
+	done
+	printf '%s' "$out"
 }
 
 # round_kernel_dir FLAVOUR R: where round R's relinked FLAVOUR kernel is

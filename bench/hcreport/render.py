@@ -324,7 +324,8 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "and data shifted, bench/alternatives/layout.patch) against vanilla, "
             "paired likewise: the noise of comparing two binaries.  With the "
             "seeded rounds every kernel boots each round relinked at a layout of "
-            "its own (a seeded pad of 0-63 cache lines of text, data and bss; the "
+            "its own (seeded pads of 0-63 cache lines of .data, .bss, __read_mostly and "
+            "per-CPU data at the heads of kernel/, mm/ and fs/ and after page_alloc.o; the "
             "run's layouts.tsv), so a layout effect is a spread the rounds sample, "
             "not a bias one binary carries into every round.", "",
             "| workload | vCPU | ops | vanilla insn/op | vanilla rep/op | vanilla insn, rep once | "

@@ -27,8 +27,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # report.md and its charts, which the report writes.
 # (the three tables: what each boot was, as the run read them, kept with
 # its data; the report reads this checkout's)
+# (and layouts.tsv, each kernel's pads in each round with SHUFFLE=1: what
+# each round's binary was)
 ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv",
-           "shapes.tsv", "configs.tsv", "workloads.tsv")
+           "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv")
 
 
 def runs_dir():

@@ -453,12 +453,15 @@ class IdleConfigs(unittest.TestCase):
 
 
 # scripts/build-kernel.sh of the stand-in root: a kernel directory whose
-# files name the layout asked for (LAYOUT_PAD), with System.map holding
-# the pads' symbols as layout-pad.h makes them (MODE: ok; ignore, a build
-# that links no pad; keep, a build without LAYOUT_PAD that leaves the
-# last pad in)
+# image and vmlinux name the pads asked for (LAYOUT_PAD), and whose
+# System.map has a hotcold_pad_KIND per object asking for one and
+# LAYOUT_REFS' symbols moved by the pads before them, as a real relink
+# places them.  MODE: ok; ignore, a relink that links no pad; still, one
+# that links the pads but moves nothing; extra, one with a pad more; keep,
+# a build without LAYOUT_PAD that leaves the last pads in.
 BUILD_STUB = """#!/bin/bash
 set -u
+. "$REAL/scripts/lib.sh"
 f=$1 k=$BUILD/kernel-$1 mode=%(mode)s
 mkdir -p "$k/arch/x86/boot" "$k/mm"
 pad=${LAYOUT_PAD:-}
@@ -468,48 +471,106 @@ echo "$pad" >"$k/pad"
 echo "$f ${pad:-as built}" >"$k/arch/x86/boot/bzImage"
 echo "$f ${pad:-as built}" >"$k/vmlinux"
 echo "$f" >"$k/mm/page_alloc.o"
+# lines NAME KIND N: the pads of KIND (1 data, 2 bss) of the first N groups
+lines() {
+	local s=0 i=0 g
+	for g in $pad; do
+		i=$((i + 1))
+		[ "$i" -le "$3" ] || break
+		s=$((s + $(cut -d, -f"$2" <<<"$g")))
+	done
+	[ "$mode" != still ] || s=0
+	echo $((s %% 64))
+}
 {
 	echo "ffffffff81000000 T _text"
-	set -- $pad
-	for sym in text data bss; do
-		[ "${1:-0}" = 0 ] || echo "ffffffff81001000 t hotcold_pad_$sym"
-		shift || true
+	for g in $pad; do
+		n=1
+		for kind in data bss mostly percpu; do
+			[ "$(cut -d, -f$n <<<"$g")" = 0 ] || echo "ffffffff81001000 d hotcold_pad_$kind"
+			n=$((n + 1))
+		done
 	done
+	[ "$mode" != extra ] || [ -z "$pad" ] || echo "ffffffff81001000 d hotcold_pad_bss"
+	while read -r name kind n; do
+		[ "$kind" = data ] && i=1 || i=2
+		printf 'ffffffff81a%%05x d %%s\\n' $((0x10000 + $(lines "$name" $i "$n") * 64)) "$name"
+	done <<<"$LAYOUT_REFS"
 } >"$k/System.map"
 """
 
 LAYOUTS = """set -u
 . "$REAL/scripts/lib.sh"
 %(functions)s
-BENCH_FLAVOURS="vanilla layout" DET_ROUNDS=2 OUT=$BUILD/run
+BENCH_FLAVOURS="vanilla single power" DET_ROUNDS=2 OUT=$BUILD/run
 mkdir -p "$OUT"
+for f in $BENCH_FLAVOURS; do "$ROOT/scripts/build-kernel.sh" "$f"; done
 round_layouts
 """
 
 
 class LayoutPerRound(unittest.TestCase):
-    """lib.sh's layout_pad and bench.sh's round_layouts: each kernel
-    linked again at each round's seeded pads, kept apart per round, and
-    checked to carry them"""
+    """lib.sh's layout_pad, layout_cflags and layout_moves, and bench.sh's
+    round_layouts: each kernel linked again at each round's seeded pads,
+    kept apart per round, and checked to carry them and to have moved
+    what follows them"""
+
+    def pads(self, f, r):
+        rc, out, err = lib_sh("layout_pad %s %d" % (f, r))
+        self.assertEqual(rc, 0, err)
+        return out.strip()
 
     def test_the_pads_are_the_rounds_and_the_kernels(self):
+        rc, points, _ = lib_sh('echo "$LAYOUT_POINTS"')
+        points = points.split()
         pads = {}
         for f in ("vanilla", "hotcold-bench", "layout"):
             for r in (1, 2, 3):
-                rc, out, err = lib_sh("layout_pad %s %d; layout_pad %s %d" % (f, r, f, r))
-                self.assertEqual(rc, 0, err)
-                first, again = out.splitlines()
-                self.assertEqual(first, again, "layout_pad %s %d is not one value" % (f, r))
-                lines = [int(x) for x in first.split()]
-                self.assertEqual(len(lines), 3)
-                for n in lines:
-                    self.assertTrue(0 <= n <= 63, first)
+                first = self.pads(f, r)
+                self.assertEqual(first, self.pads(f, r), "layout_pad %s %d is not one value" % (f, r))
+                groups = first.split()
+                self.assertEqual(len(groups), len(points))
+                for g in groups:
+                    lines = [int(x) for x in g.split(",")]
+                    self.assertEqual(len(lines), 4, g)
+                    for n in lines:
+                        self.assertTrue(0 <= n <= 63, first)
                 pads[(f, r)] = first
-        # nine draws of 64**3: each kernel and round a layout of its own
+        # each kernel and round a layout of its own
         self.assertEqual(len(set(pads.values())), len(pads), pads)
         for bad in ("0", "21", "x"):
             with self.subTest(round=bad):
                 self.assertEqual(lib_sh("layout_pad vanilla %s" % bad)[:2], (1, ""))
+
+    def test_the_cflags_name_each_point_and_its_group(self):
+        rc, out, err = lib_sh('layout_cflags "1,2,3,4 0,0,0,0 63,9,10,11 5,6,7,8"')
+        self.assertEqual(rc, 0, err)
+        rc, points, _ = lib_sh('echo "$LAYOUT_POINTS"')
+        want = ["CFLAGS_%s.o=-include %s/bench/layout-pad.h -DHOTCOLD_PAD_DATA=%s -DHOTCOLD_PAD_BSS=%s "
+                "-DHOTCOLD_PAD_MOSTLY=%s -DHOTCOLD_PAD_PERCPU=%s" % ((p, ROOT) + tuple(g.split(",")))
+                for p, g in zip(points.split(), "1,2,3,4 0,0,0,0 63,9,10,11 5,6,7,8".split())]
+        self.assertEqual(out.splitlines(), want)
+
+    def test_bad_pads(self):
+        for bad in BAD_PADS:
+            with self.subTest(pads=bad):
+                self.assertEqual(lib_sh('layout_cflags "%s"' % bad)[:2], (1, ""))
+
+    def test_layout_moves(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            built, moved = os.path.join(tmp, "built"), os.path.join(tmp, "moved")
+            with open(built, "w") as f:
+                f.write("ffffffff81ad8a80 D min_free_kbytes\nffffffff81ec64c0 b percpu_pagelist_high_fraction\n"
+                        "ffffffff81adcac0 d super_blocks\nffffffff81ec7a38 b sb_lock\n")
+            # data: 1+2 lines, then 1+2+3+4; bss: 5+6, then 5+6+7+8
+            with open(moved, "w") as f:
+                f.write("ffffffff81ad8b40 D min_free_kbytes\nffffffff81ec6780 b percpu_pagelist_high_fraction\n"
+                        "ffffffff81adcd40 d super_blocks\nffffffff81ec80b8 b sb_lock\n")
+            pads = "1,5,0,0 2,6,0,0 3,7,0,0 4,8,0,0"
+            self.assertEqual(lib_sh('layout_moves "%s" "%s" "%s"' % (built, moved, pads))[:2], (0, ""))
+            rc, out, _ = lib_sh('layout_moves "%s" "%s" "%s"' % (built, built, pads))
+            self.assertEqual(len(out.splitlines()), 4, out)
+            self.assertIn("min_free_kbytes moved 0 bytes within its 4 KB page, not 192 (3 lines)", out)
 
     def round_layouts(self, mode):
         tmp = tempfile.TemporaryDirectory()
@@ -523,7 +584,7 @@ class LayoutPerRound(unittest.TestCase):
         os.chmod(stub, 0o755)
         p = subprocess.run(["bash", "-c", LAYOUTS % {"functions": bench_function("round_layouts")}],
                            env=dict(PATH=os.environ["PATH"], ROOT=fake, REAL=ROOT, BUILD=build),
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=120)
         return p.returncode, p.stderr, build
 
     def read(self, path):
@@ -534,45 +595,64 @@ class LayoutPerRound(unittest.TestCase):
         rc, err, build = self.round_layouts("ok")
         self.assertEqual(rc, 0, err)
         rows = self.read(os.path.join(build, "run", "layouts.tsv")).splitlines()
-        self.assertEqual(rows[0], "flavour\tround\ttext\tdata\tbss")
-        self.assertEqual(len(rows), 5)
+        self.assertTrue(rows[0].startswith("kernel\tround\tpads"), rows[0])
+        self.assertEqual(len(rows), 7)
+        # (single's and power's round 2 ask for no pad of one kind at one
+        # point: a 0 is tested)
+        self.assertTrue(any("0" in g.split(",") for r in rows[1:] for g in r.split("\t")[2].split()))
         for row in rows[1:]:
-            f, r, *pad = row.split("\t")
+            f, r, pad = row.split("\t")
             with self.subTest(kernel=f, round=r):
-                _, want, _ = lib_sh("layout_pad %s %s" % (f, r))
-                self.assertEqual(" ".join(pad), want.strip())
+                self.assertEqual(pad, self.pads(f, int(r)))
                 d = os.path.join(build, "rounds", "%s-%s" % (f, r))
                 for name in ("arch/x86/boot/bzImage", "vmlinux"):
-                    self.assertEqual(self.read(os.path.join(d, name)), "%s %s\n" % (f, " ".join(pad)))
+                    self.assertEqual(self.read(os.path.join(d, name)), "%s %s\n" % (f, pad))
                 self.assertTrue(os.path.isfile(os.path.join(d, "mm", "page_alloc.o")))
                 self.assertTrue(os.path.isfile(os.path.join(d, "System.map")))
-        for f in ("vanilla", "layout"):
+        for f in ("vanilla", "single", "power"):
             self.assertEqual(self.read(os.path.join(build, "kernel-" + f, "arch/x86/boot/bzImage")),
                              f + " as built\n")
 
     def test_a_relink_without_its_pads_fails(self):
         rc, err, _ = self.round_layouts("ignore")
         self.assertNotEqual(rc, 0)
-        self.assertIn("the layout pad", err)
-        self.assertIn("was not linked", err)
+        self.assertIn("hotcold_pad_data symbols in", err)
+
+    def test_a_relink_with_a_pad_more_fails(self):
+        rc, err, _ = self.round_layouts("extra")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("hotcold_pad_bss symbols in", err)
+
+    def test_a_relink_that_moves_nothing_fails(self):
+        rc, err, _ = self.round_layouts("still")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("did not move as its pads", err)
+        self.assertIn("min_free_kbytes moved 0 bytes", err)
 
     def test_a_build_that_keeps_a_pad_fails(self):
         rc, err, _ = self.round_layouts("keep")
         self.assertNotEqual(rc, 0)
-        self.assertIn("still carries a layout pad", err)
+        self.assertIn("built again without pads is not the image it was", err)
+
+
+BAD_PADS = ("1,2,3,4", "1,2,3,4 1,2,3,4 1,2,3,4", "1,2,3,4 1,2,3,4 1,2,3,4 1,2,3,4 1,2,3,4",
+            "1,2,3,64 1,2,3,4 1,2,3,4 1,2,3,4", "1,2,3 1,2,3,4 1,2,3,4 1,2,3,4",
+            "1,2,3,4,5 1,2,3,4 1,2,3,4 1,2,3,4", "01,2,3,4 1,2,3,4 1,2,3,4 1,2,3,4",
+            "1,2,3,4, 1,2,3,4 1,2,3,4 1,2,3,4", "-1,2,3,4 1,2,3,4 1,2,3,4 1,2,3,4",
+            "a,b,c,d 1,2,3,4 1,2,3,4 1,2,3,4", "1,,3,4 1,2,3,4 1,2,3,4 1,2,3,4", "")
 
 
 class BuildKernelLayoutPad(unittest.TestCase):
-    """scripts/build-kernel.sh refuses a LAYOUT_PAD that is not three
-    numbers of lines from 0 to 63 before it builds or writes anything"""
+    """scripts/build-kernel.sh refuses a LAYOUT_PAD that layout_cflags
+    does not take before it builds or writes anything"""
 
     def test_bad_pads(self):
-        for bad in ("1 2", "1 2 3 4", "64 0 0", "08 1 1", "-1 0 0", "a b c", "1,2,3"):
+        for bad in [b for b in BAD_PADS if b]:
             with self.subTest(pad=bad), tempfile.TemporaryDirectory() as tmp:
                 # (make, git and ccache fail: a pad let through builds nothing)
                 build, bin_dir = os.path.join(tmp, "build"), os.path.join(tmp, "bin")
                 os.makedirs(bin_dir)
-                for tool in ("make", "git", "ccache"):
+                for tool in ("make", "git", "ccache", "tar"):
                     with open(os.path.join(bin_dir, tool), "w") as f:
                         f.write("#!/bin/sh\necho %s was run >&2\nexit 1\n" % tool)
                     os.chmod(os.path.join(bin_dir, tool), 0o755)
@@ -581,9 +661,8 @@ class BuildKernelLayoutPad(unittest.TestCase):
                                             LAYOUT_PAD=bad),
                                    capture_output=True, text=True, timeout=60)
                 self.assertNotEqual(p.returncode, 0)
-                self.assertIn("LAYOUT_PAD='%s': expected three numbers" % bad, p.stderr)
+                self.assertIn("LAYOUT_PAD='%s': expected 4 groups D,B,M,P" % bad, p.stderr)
                 self.assertEqual([f for _, _, fs in os.walk(build) for f in fs], [])
-
 
 if __name__ == "__main__":
     unittest.main()
