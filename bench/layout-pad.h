@@ -2,8 +2,8 @@
 /*
  * make bench's seeded layout per round (scripts/build-kernel.sh with
  * LAYOUT_PAD): force-included into each of the objects lib.sh's
- * LAYOUT_POINTS names (the first of kernel/, of mm/, mm/'s object after
- * page_alloc.o, the first of fs/), it grows that object's .data, .bss,
+ * LAYOUT_POINTS names (the first of kernel/, of mm/, mm/'s first after
+ * page-alloc.o and init-mm.o, the first of fs/), it grows that object's .data, .bss,
  * __read_mostly data and static per-CPU data by 0-63 cache lines each,
  * so that everything linked after it (in link order, section by section)
  * moves to other sets of the L1D, which its 64 sets index within 4 KB.

@@ -400,8 +400,9 @@ bench_seed() {
 # The layout per round (SHUFFLE=1; docs/decisions.md, "A layout per
 # round"): a round boots each kernel linked again with bench/layout-pad.h
 # forced into the objects of LAYOUT_POINTS (the first object of kernel/,
-# of mm/, mm/'s object after page_alloc.o, the first of fs/: each the
-# only object of its name in the tree), each grown by a seeded 0-63 cache
+# of mm/, mm/'s first object after page-alloc.o and init-mm.o, the
+# first of fs/: each the only object of its name in the tree while
+# CONFIG_FS_VERITY, whose fs/verity/open.o would match, is off), each grown by a seeded 0-63 cache
 # lines of .data, .bss, __read_mostly and per-CPU data (a group D,B,M,P
 # per object, in this order), which moves everything linked after it.
 # Every round of every kernel has pads of its own, drawn independently of
@@ -411,11 +412,12 @@ bench_seed() {
 LAYOUT_POINTS="fork filemap memblock open"
 # The symbols whose moves show that the pads reached them: NAME KIND N,
 # a symbol of KIND (data or bss, the plain sections, where nothing but
-# the pads moves it) linked after the first N points, which must move
+# the pads moves it; the as-built System.map's type letter decides)
+# linked after the first N points, which must move
 # from its as-built place by those points' pads of its kind (mod 4 KB:
-# past a page alignment it would not).  __read_mostly and per-CPU data
-# follow the whole .data and their own alignments, so only their pads'
-# presence is checked.  bench.sh's round_layouts fails a relink where
+# past a page alignment it would not).  __read_mostly data follows the
+# whole .data, and per-CPU data its own section's alignments, so for
+# them only the pads' presence is checked.  bench.sh's round_layouts fails a relink where
 # one does not.
 LAYOUT_REFS="min_free_kbytes data 2
 percpu_pagelist_high_fraction bss 2
@@ -444,13 +446,20 @@ layout_moves() {
 		nr = split(refs, r, "\n")
 	}
 	FNR == 1 { file++ }
-	{ if (!(($3, file) in at)) at[$3, file] = $1 }
+	{ if (!(($3, file) in at)) { at[$3, file] = $1; type[$3, file] = tolower($2) } }
 	END {
 		for (i = 1; i <= nr; i++) {
 			split(r[i], f, " ")
+			# (the kind as the as-built map places it: a lock is data
+			# in a kernel with spinlock debugging, bss elsewhere)
+			kind = f[2]
+			if ((f[1], 1) in type && type[f[1], 1] == "d")
+				kind = "data"
+			else if ((f[1], 1) in type && type[f[1], 1] == "b")
+				kind = "bss"
 			want = 0
 			for (j = 1; j <= f[3]; j++)
-				want += pad[f[2], j]
+				want += pad[kind, j]
 			want %= 64
 			if (!((f[1], 1) in at) || !((f[1], 2) in at)) {
 				print f[1] " is not in both System.maps"
