@@ -238,8 +238,12 @@ switch_on_once() {
 	fill_cpu1 hot
 	before=$(pcp_field 1 count)
 	# (a drain leaves up to about 150 pages, refilled meanwhile: kept_half
-	# tells it apart only from 400 on)
-	[ "$before" -gt 400 ] || sw_die "cpu1 held only $before pages: the writes did not fill its lists"
+	# tells it apart only from 400 on; lists another drain emptied before
+	# the read are another attempt's to fill, not a failure of the switch)
+	if [ "$before" -le 400 ]; then
+		echo "cpu1 held only $before pages: the writes did not fill its lists"
+		return 1
+	fi
 	echo 1 >$HC || sw_die "1 refused"
 	after=$(pcp_field 1 count)
 	echo "cpu1 held $before pages at 0, $after after switching on"
@@ -256,7 +260,10 @@ switch_off_once() {
 	hot0=$(pcp_field 1 hot)
 	cold0=$(pcp_field 1 cold)
 	[ "$cold0" -gt 0 ] || sw_die "cpu1 held no cold pages: the exit did not fill its cold lists"
-	[ "$hot0" -gt 400 ] || sw_die "cpu1 held only $hot0 hot pages: the writes did not fill its lists"
+	if [ "$hot0" -le 400 ]; then
+		echo "cpu1 held only $hot0 hot pages: the writes did not fill its lists"
+		return 1
+	fi
 	echo 0 >$HC || sw_die "0 refused"
 	hot1=$(pcp_field 1 hot)
 	cold1=$(cold_everywhere)
