@@ -9,8 +9,8 @@ from . import configs, workloads
 # the one WORKLOADS rule (scripts/bench.sh's boots' too)
 from .workloads import selected
 from .ingest import BASE, LAYOUT, POWER, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
-from .stats import (aa_repeat, beyond, margin, paired, paired_ratio, point, ratio, sign_test,
-                    spread, verdict)
+from .stats import (FLOOR, aa_repeat, beyond, chance_bound, margin, paired, paired_ratio, point,
+                    ratio, sign_test, spread, verdict)
 
 def asked(plan, mode=None, config=None, workloads=None):
     """None if the plan (ingest.load_plan's: every run has one) asked for
@@ -83,6 +83,9 @@ class Judged:
 
     def __init__(self):
         self.rounds, self.bad, self.one, self.zero, self.wide = [], [], [], [], []
+        # (an A/A: report_aa) the metrics whose interval excludes 1
+        # within the margin, which are not bad
+        self.apart = []
 
     def add(self, iv, what):
         """count IV: False when it has no interval (then listed as n/a)"""
@@ -102,7 +105,59 @@ class Judged:
         anywhere); no interval at all: not in this run (DET_ROUNDS=1) or
         NOT RUN (one round where the run asked for more); no data:
         t.missing()"""
-        n = len(self.rounds)
+        na, wide = self.not_judged()
+        n = len(self.rounds) - len(wide)
+        if n <= 0 and wide and not self.bad:
+            t.add(text, "not resolved" + na)
+        elif n:
+            t.add(text, ("met on %d %s (%s)" % (n, unit, self.each()) if not self.bad else
+                         "missed on %s (%d of %d %s, %s; with no difference anywhere, "
+                         "about %.1f of %d would read so by chance)" % (
+                             ", ".join(self.bad), len(self.bad), n, unit, self.each(),
+                             chance * n, n))
+                  + na)
+        else:
+            self.no_interval(t, text, plan, why_not_asked, what)
+
+    def report_aa(self, t, text, plan, why_not_asked, what, chance):
+        """an A/A's: missed on the bad metrics (apart from 1 by more than
+        the margin), and missed when more intervals exclude 1 (bad, or
+        apart within the margin) than CHANCE a row gives, at 95 %, over
+        the metrics judged (stats.chance_bound: every metric with an
+        interval but those too wide to judge that hold 1); else met"""
+        na, wide = self.not_judged()
+        if not self.rounds:
+            self.no_interval(t, text, plan, why_not_asked, what)
+            return
+        n = len(self.rounds) - len(wide)
+        allowed = chance_bound(n, chance)
+        k = len(self.bad) + len(self.apart)
+        count = ("%d of %d intervals exclude 1%s, where chance gives at most %d (binomial, "
+                 "%.0f %% a row, at 95 %%)" % (
+                     k, n, " (within the margin: %s)" % ", ".join(self.apart) if self.apart
+                     else "", allowed, 100 * chance))
+        if self.bad or k > allowed:
+            why = []
+            if self.bad:
+                why.append("apart by more than the margin on %s" % ", ".join(self.bad))
+            if k > allowed:
+                why.append("more intervals exclude 1 than chance gives: " + count)
+            elif self.apart or self.bad:
+                why.append(count)
+            t.add(text, "missed: %s (%s)%s" % ("; ".join(why), self.each(), na))
+        elif n <= 0:
+            t.add(text, "not resolved" + na)
+        else:
+            t.add(text, "met on %d metrics (%s): none apart by more than the margin; %s%s" % (
+                n, self.each(), count, na))
+
+    def each(self):
+        lo, hi = min(self.rounds), max(self.rounds)
+        return "%s rounds each, paired by round" % (lo if lo == hi else "%d-%d" % (lo, hi))
+
+    def not_judged(self):
+        """(text, wide): the metrics without an interval, and those whose
+        interval is too wide to judge (WIDE) and not bad"""
         na = ""
         if self.one:
             na += "; n/a (1 round) on %d" % len(self.one)
@@ -110,30 +165,25 @@ class Judged:
             na += "; n/a (a round with 0 on one side) on %d: %s" % (
                 len(self.zero), ", ".join(self.zero))
         # a missed metric is judged whatever its width
-        wide = [w for w in self.wide if not any(b.startswith(w + " ") for b in self.bad)]
+        wide = [w for w in self.wide
+                if not any(b.startswith(w + " ") for b in self.bad + self.apart)]
         if wide:
             na += ("; not resolved on %d (an interval wider than %.0f %%, which could "
                    "not tell a 5 %% difference from none: %s)" % (
                        len(wide), 100 * (self.WIDE - 1), ", ".join(wide[:10]) +
                        (" and %d more" % (len(wide) - 10) if len(wide) > 10 else "")))
-        n = len(self.rounds) - len(wide)
-        if n <= 0 and wide and not self.bad:
-            t.add(text, "not resolved" + na)
-        elif n:
-            lo, hi = min(self.rounds), max(self.rounds)
-            each = "%s rounds each, paired by round" % (lo if lo == hi else "%d-%d" % (lo, hi))
-            t.add(text, ("met on %d %s (%s)" % (n, unit, each) if not self.bad else
-                         "missed on %s (%d of %d %s, %s; with no difference anywhere, "
-                         "about %.1f of %d would read so by chance)" % (
-                             ", ".join(self.bad), len(self.bad), n, unit, each, chance * n, n))
-                  + na)
-        elif self.one and not why_not_asked:
+        return na, wide
+
+    def no_interval(self, t, text, plan, why_not_asked, what):
+        """no metric with an interval: one round, a round with 0, or no
+        data"""
+        if self.one and not why_not_asked:
             if plan["det_rounds"] == 1:
                 t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
             else:
                 t.missing(text, None, "one round only: no interval")
         elif self.zero and not why_not_asked:
-            t.add(text, "not judged" + na)
+            t.add(text, "not judged" + self.not_judged()[0])
         else:
             t.missing(text, why_not_asked, what)
 
@@ -274,7 +324,8 @@ def det_targets(det, plan, prices=None, cal=None):
             iv = paired_ratio(per, LAYOUT, k)
             if iv is not None and layout.add(iv, "%s %s" % (wl, k)) and \
                     verdict(iv) != "not resolved" and counts(base, iv.ratio):
-                layout.bad.append("%s %s %s" % (wl, k, ivtext(iv)))
+                (layout.bad if beyond(iv, FLOOR) else layout.apart).append(
+                    "%s %s %s" % (wl, k, ivtext(iv)))
             # the margin: 0.5 %, or the layout A/A where it is resolved.
             # What the series' binary changes by itself (hotcold-off's
             # distance from vanilla) is shown, not allowed for: a
@@ -377,11 +428,13 @@ def det_targets(det, plan, prices=None, cal=None):
                   "no cachesim rows of %s on a scenario" % SERIES)
     text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
             "under the same seeds (seeded rounds: each round at a layout of its own), "
-            "has a 95 % interval against vanilla that holds 1 in "
-            "simulated L1D, L2 and L3 misses per op (workloads with at least one miss per "
-            "op, or one more)")
-    layout.report(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
-                  "no cachesim rows of " + LAYOUT, 0.05)
+            "called apart from vanilla on no row by the rule that judges every other "
+            "configuration (its 95 %% interval beyond 1 by more than the margin, here "
+            "the floor, %.1f %%), and with no more intervals that exclude 1 than "
+            "chance gives, in simulated L1D, L2 and L3 misses per op (workloads with at "
+            "least one miss per op, or one more)" % (100 * FLOOR))
+    layout.report_aa(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
+                     "no cachesim rows of " + LAYOUT, 0.05)
     text = ("hotcold-off not apart from vanilla in simulated L1D, L2 and L3 misses per "
             "op (its 95 % interval neither above nor below 1 by more than the margin: "
             "0.5 %, or the layout A/A where that is resolved; workloads with at least "

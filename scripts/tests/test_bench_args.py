@@ -104,6 +104,17 @@ class BenchSettings(Refusals):
     def test_det_rounds(self):
         self.refused("DET_ROUNDS", ("x", "expected a whole number from 1 to 20"))
 
+    def test_icount_rounds(self):
+        self.refused("ICOUNT_ROUNDS", ("x", "expected a whole number from 1 to 20"),
+                     ("21", "expected a whole number from 1 to 20"),
+                     ("2", "below DET_ROUNDS=3, and the instructions have every round"))
+        self.assert_refused("ICOUNT_ROUNDS=8: MODES (cachesim) has no icount",
+                            MODES="cachesim", ICOUNT_ROUNDS="8")
+        # unset: 8, or DET_ROUNDS if more; QUICK's rounds its own
+        self.assert_passes(DET_ROUNDS="12")
+        self.assert_passes(QUICK="1", ICOUNT_ROUNDS="8")
+        self.assert_passes(DET_ROUNDS="5", ICOUNT_ROUNDS="5")
+
     def test_prog_rounds(self):
         self.refused("PROG_ROUNDS", ("two", "expected a whole number from 1 to 20"))
 
@@ -167,7 +178,7 @@ class BenchSettings(Refusals):
                            GEOMETRY="v1", L2WAYS="64", L3WAYS="0", BIG_MB="4096", QUICK="0",
                            SHUFFLE="0", RUN_NAME="x" * 40, JOBS="64")
         self.assert_passes(MODES="icount", ROUNDS="1", SECS="1", SCALE="1", DET_ROUNDS="1",
-                           PROG_ROUNDS="1", SWEEP_ROUNDS="1", L2WAYS="1", L3WAYS="16",
+                           ICOUNT_ROUNDS="20", PROG_ROUNDS="1", SWEEP_ROUNDS="1", L2WAYS="1", L3WAYS="16",
                            BIG_MB="384", WORKLOADS="pagefault_anon", SHUFFLE="1",
                            RUN_NAME="v3_rc1-full.2", JOBS="1")
         self.assert_passes(RUN_NAME="", JOBS="")

@@ -36,7 +36,7 @@ from hcreport import configs as config_table  # noqa: E402
 # bench.sh's functions that list, queue and start the deterministic boots
 # (and configs_from, which reads the configurations they boot)
 FUNCTIONS = ("named", "configs_from", "failed_workloads", "det_seed", "det_kernel", "det_boot", "det_parts",
-             "det_jobs",
+             "det_jobs", "icount_more_jobs",
              "prog_first", "det_job", "det_mode")
 # every configuration CONFIGS can pick, and the repeat
 CONFIGS = [r["name"] for r in config_table.table() if r["role"] != "repeat"]
@@ -110,8 +110,8 @@ python3() { [ "${2:-}" = det-rows ] || command python3 "$@"; }
 # every configuration, as bench.sh reads them
 cfg=$(python3 "$REAL/bench/report.py" configs bench 0 "%(configs)s") || exit 1
 configs_from "$cfg"
-DET_ROUNDS=3 PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2 DET_WORKLOADS= JOBS=2
-GUEST_CPU=EPYC-Milan SIM_ARGS=l1size=32768 OUT=$BUILD/bench
+DET_ROUNDS=3 ICOUNT_ROUNDS=5 ICOUNT_MORE_BOOTS=mem PROG_ROUNDS=2 SWEEP_ROUNDS=2 SCALE=2
+DET_WORKLOADS= JOBS=2 GUEST_CPU=EPYC-Milan SIM_ARGS=l1size=32768 OUT=$BUILD/bench
 mkdir -p "$OUT"
 det_mode cachesim icount
 """
@@ -119,7 +119,8 @@ det_mode cachesim icount
 
 def det_boots(shuffle, given=None, states=None):
     """Every deterministic boot of a run of all configurations (3 rounds,
-    cachesim with the icount check, bench.sh's own functions):
+    cachesim with the icount check, and icount's rounds 4 and 5,
+    bench.sh's own functions):
     {(mode, config, round, part): the QEMU command line, a list}; GIVEN,
     a dict, gets run-guest.sh's own arguments by the same keys; STATES,
     a dict, the vCPUs boot_state was given, by the boot's output file"""
@@ -142,7 +143,7 @@ def det_boots(shuffle, given=None, states=None):
             os.makedirs(d, exist_ok=True)
             open(os.path.join(d, "bzImage"), "w").close()
             # and each round's relink (round_layouts)
-            for r in (1, 2, 3):
+            for r in ROUNDS:
                 d = os.path.join(build, "rounds", "%s-%d" % (flavour, r), "arch/x86/boot")
                 os.makedirs(d, exist_ok=True)
                 open(os.path.join(d, "bzImage"), "w").close()
@@ -175,6 +176,10 @@ def det_boots(shuffle, given=None, states=None):
         return boots
     finally:
         tmp.cleanup()
+
+
+# the driver's rounds: DET_ROUNDS 3, ICOUNT_ROUNDS 5
+DET_ROUNDS, ROUNDS = (1, 2, 3), (1, 2, 3, 4, 5)
 
 
 def option(argv, name):
@@ -273,17 +278,39 @@ class SeededRounds(unittest.TestCase):
     def test_every_configuration_and_round_boots(self):
         booted = {(name, r) for (_, name, r, _) in self.boots}
         for name, _, _ in configs():
-            for r in (1, 2, 3):
+            for r in ROUNDS:
                 self.assertIn((name, r), booted)
+
+    def test_icounts_rounds_beyond_det_rounds_boot_mem_alone_without_the_model(self):
+        """rounds 4 and 5: every configuration's mem boot (not the
+        repeat's), icount only, as that configuration's cachesim boot of
+        round 3 but for the round's seed, relink and warm-up, and the
+        model off"""
+        more = {k for k in self.boots if k[2] not in DET_ROUNDS}
+        self.assertEqual(more, {("icount", n, r, "mem") for n, _, _ in configs() for r in (4, 5)})
+        for mode, name, r, part in sorted(more):
+            with self.subTest(boot="%s round %d" % (name, r)):
+                self.assertIn(",sim=off,", one(self.boots[(mode, name, r, part)], "-plugin"))
+                argv = untagged(self.boots[(mode, name, r, part)], "icount-%s-%d-mem" % (name, r),
+                                "cachesim-%s-3-mem" % name)
+                argv = [a.replace(",sim=off,", ",sim=on,").replace("history=%d" % r, "history=3")
+                        .replace("/rounds/", "/ROUNDS/") for a in argv]
+                want = [a.replace("/rounds/", "/ROUNDS/")
+                        for a in self.boots[("cachesim", name, 3, "mem")]]
+                # (the round's seed and relink: the tests above)
+                for o in ("-seed", "-kernel"):
+                    i, j = argv.index(o) + 1, want.index(o) + 1
+                    argv[i] = want[j]
+                self.assertEqual(argv, want)
 
     def test_each_round_one_seed_across_configurations(self):
         by_round = {}
         for (_, name, r, _), argv in self.boots.items():
             by_round.setdefault(r, set()).add(one(argv, "-seed"))
-        self.assertEqual(sorted(by_round), [1, 2, 3])
+        self.assertEqual(sorted(by_round), list(ROUNDS))
         for r, s in by_round.items():
             self.assertEqual(len(s), 1, "round %d boots with seeds %s" % (r, sorted(s)))
-        self.assertEqual(len({s for v in by_round.values() for s in v}), 3,
+        self.assertEqual(len({s for v in by_round.values() for s in v}), len(ROUNDS),
                          "two rounds share a seed: %s" % by_round)
 
     def test_the_configurations_append_stays(self):
@@ -308,7 +335,7 @@ class SeededRounds(unittest.TestCase):
                                           "%s-%s-1-%s" % (mode, BASE, part)), base)
 
     def test_the_icount_check_boots_as_cachesim_round_1(self):
-        checks = [k for k in self.boots if k[0] == "icount"]
+        checks = [k for k in self.boots if k[0] == "icount" and k[2] in DET_ROUNDS]
         self.assertTrue(checks, "no icount check boot")
         for mode, name, r, part in checks:
             with self.subTest(part=part):
@@ -343,9 +370,10 @@ class Seeds(unittest.TestCase):
         lines = re.findall(r'^\techo "(?:shuffle|det_seeds)=.*$', BENCH, re.M)
         self.assertEqual(len(lines), 2, "bench.sh's plan lines shuffle= and det_seeds=")
         s = seeds()
-        for shuffle, want in (("1", "shuffle=1\ndet_seeds=%s\n" % " ".join(s[:3])),
+        # (every round booted: icount's too)
+        for shuffle, want in (("1", "shuffle=1\ndet_seeds=%s\n" % " ".join(s[:5])),
                               ("0", "shuffle=0\ndet_seeds=\n")):
-            rc, out, err = lib_sh("DET_ROUNDS=3 SHUFFLE=%s\n%s" % (shuffle, "\n".join(lines)))
+            rc, out, err = lib_sh("DET_ROUNDS=3 ICOUNT_ROUNDS=5 SHUFFLE=%s\n%s" % (shuffle, "\n".join(lines)))
             self.assertEqual((rc, out), (0, want), err)
 
 
@@ -502,7 +530,7 @@ lines() {
 LAYOUTS = """set -u
 . "$REAL/scripts/lib.sh"
 %(functions)s
-BENCH_FLAVOURS="vanilla single power" DET_ROUNDS=2 OUT=$BUILD/run
+BENCH_FLAVOURS="vanilla single power" DET_ROUNDS=1 ICOUNT_ROUNDS=2 OUT=$BUILD/run
 mkdir -p "$OUT"
 for f in $BENCH_FLAVOURS; do "$ROOT/scripts/build-kernel.sh" "$f"; done
 round_layouts
