@@ -4,6 +4,7 @@ intervals (rounds paired by round number: round r of every configuration
 boots with the same seed), their verdicts, vanilla's spread over its
 rounds, and the A/A checks (repeat boot, shifted layout)."""
 import collections
+import functools
 import math
 import statistics
 
@@ -165,6 +166,74 @@ def margin(per, key):
     if lay is not None and verdict(lay) != "not resolved":
         m = max(m, max(lay.ratio, 1 / lay.ratio) - 1)
     return m
+
+
+def _beta_cf(a, b, x):
+    """the continued fraction of the incomplete beta function (modified
+    Lentz), for x below (a + 1) / (a + b + 2)"""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        for aa in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + aa * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def beta_inc(a, b, x):
+    """the regularized incomplete beta function I_x(a, b)"""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) +
+                     a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_cf(a, b, x) / a
+    return 1 - front * _beta_cf(b, a, 1 - x) / b
+
+
+@functools.lru_cache(maxsize=None)
+def t_quantile(p, df):
+    """the P quantile (0.5 <= P < 1) of Student's t with DF degrees of
+    freedom: bisection on its two-sided tail, P(|T| > t) = I_x(df/2, 1/2)
+    at x = df / (df + t^2) (t975's table is its 0.975 quantile)"""
+    if df < 1 or not 0.5 <= p < 1:
+        raise ValueError("t_quantile: p %r, %r degrees of freedom" % (p, df))
+    tail = 2 * (1 - p)
+    lo, hi = 0.0, 1.0
+    while beta_inc(df / 2, 0.5, df / (df + hi * hi)) > tail:
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if beta_inc(df / 2, 0.5, df / (df + mid * mid)) > tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return (lo + hi) / 2
+
+
+def simultaneous(iv, m, alpha=0.025):
+    """IV as one of a family of M intervals that all hold their true ratios
+    in at least 1 - ALPHA of runs, whatever their dependence (Bonferroni:
+    each at 1 - ALPHA / M), from the same rounds: IV's log half-width
+    times t(1 - ALPHA / 2M) over t(0.975)"""
+    if iv.lo is None or m < 1:
+        return iv
+    k = t_quantile(1 - alpha / (2 * m), iv.n - 1) / t975(iv.n - 1)
+    c = math.log(iv.ratio)
+    h = (math.log(iv.hi) - c) * k
+    return Interval(iv.n, iv.ratio, math.exp(c - h), math.exp(c + h), None)
 
 
 def chance_bound(n, p=0.05, level=0.95):

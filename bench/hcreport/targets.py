@@ -9,8 +9,8 @@ from . import configs, workloads
 # the one WORKLOADS rule (scripts/bench.sh's boots' too)
 from .workloads import selected
 from .ingest import BASE, LAYOUT, POWER, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
-from .stats import (FLOOR, aa_repeat, beyond, chance_bound, margin, paired, paired_ratio, point,
-                    ratio, sign_test, spread, verdict)
+from .stats import (aa_repeat, beyond, chance_bound, margin, paired, paired_ratio, point, ratio,
+                    sign_test, simultaneous, spread, verdict)
 
 def asked(plan, mode=None, config=None, workloads=None):
     """None if the plan (ingest.load_plan's: every run has one) asked for
@@ -83,9 +83,6 @@ class Judged:
 
     def __init__(self):
         self.rounds, self.bad, self.one, self.zero, self.wide = [], [], [], [], []
-        # (an A/A: report_aa) the metrics whose interval excludes 1
-        # within the margin, which are not bad
-        self.apart = []
 
     def add(self, iv, what):
         """count IV: False when it has no interval (then listed as n/a)"""
@@ -105,7 +102,14 @@ class Judged:
         anywhere); no interval at all: not in this run (DET_ROUNDS=1) or
         NOT RUN (one round where the run asked for more); no data:
         t.missing()"""
-        na, wide = self.not_judged()
+        na = self.not_judged()
+        # a missed metric is judged whatever its width
+        wide = [w for w in self.wide if not any(b.startswith(w + " ") for b in self.bad)]
+        if wide:
+            na += ("; not resolved on %d (an interval wider than %.0f %%, which could "
+                   "not tell a 5 %% difference from none: %s)" % (
+                       len(wide), 100 * (self.WIDE - 1), ", ".join(wide[:10]) +
+                       (" and %d more" % (len(wide) - 10) if len(wide) > 10 else "")))
         n = len(self.rounds) - len(wide)
         if n <= 0 and wide and not self.bad:
             t.add(text, "not resolved" + na)
@@ -117,75 +121,103 @@ class Judged:
                              chance * n, n))
                   + na)
         else:
-            self.no_interval(t, text, plan, why_not_asked, what)
-
-    def report_aa(self, t, text, plan, why_not_asked, what, chance):
-        """an A/A's: missed on the bad metrics (apart from 1 by more than
-        the margin), and missed when more intervals exclude 1 (bad, or
-        apart within the margin) than CHANCE a row gives, at 95 %, over
-        the metrics judged (stats.chance_bound: every metric with an
-        interval but those too wide to judge that hold 1); else met"""
-        na, wide = self.not_judged()
-        if not self.rounds:
-            self.no_interval(t, text, plan, why_not_asked, what)
-            return
-        n = len(self.rounds) - len(wide)
-        allowed = chance_bound(n, chance)
-        k = len(self.bad) + len(self.apart)
-        count = ("%d of %d intervals exclude 1%s, where chance gives at most %d (binomial, "
-                 "%.0f %% a row, at 95 %%)" % (
-                     k, n, " (within the margin: %s)" % ", ".join(self.apart) if self.apart
-                     else "", allowed, 100 * chance))
-        if self.bad or k > allowed:
-            why = []
-            if self.bad:
-                why.append("apart by more than the margin on %s" % ", ".join(self.bad))
-            if k > allowed:
-                why.append("more intervals exclude 1 than chance gives: " + count)
-            elif self.apart or self.bad:
-                why.append(count)
-            t.add(text, "missed: %s (%s)%s" % ("; ".join(why), self.each(), na))
-        elif n <= 0:
-            t.add(text, "not resolved" + na)
-        else:
-            t.add(text, "met on %d metrics (%s): none apart by more than the margin; %s%s" % (
-                n, self.each(), count, na))
+            self.no_interval(t, text, plan, why_not_asked, what, na)
 
     def each(self):
         lo, hi = min(self.rounds), max(self.rounds)
         return "%s rounds each, paired by round" % (lo if lo == hi else "%d-%d" % (lo, hi))
 
     def not_judged(self):
-        """(text, wide): the metrics without an interval, and those whose
-        interval is too wide to judge (WIDE) and not bad"""
+        """the metrics without an interval, as text"""
         na = ""
         if self.one:
             na += "; n/a (1 round) on %d" % len(self.one)
         if self.zero:
             na += "; n/a (a round with 0 on one side) on %d: %s" % (
                 len(self.zero), ", ".join(self.zero))
-        # a missed metric is judged whatever its width
-        wide = [w for w in self.wide
-                if not any(b.startswith(w + " ") for b in self.bad + self.apart)]
-        if wide:
-            na += ("; not resolved on %d (an interval wider than %.0f %%, which could "
-                   "not tell a 5 %% difference from none: %s)" % (
-                       len(wide), 100 * (self.WIDE - 1), ", ".join(wide[:10]) +
-                       (" and %d more" % (len(wide) - 10) if len(wide) > 10 else "")))
-        return na, wide
+        return na
 
-    def no_interval(self, t, text, plan, why_not_asked, what):
-        """no metric with an interval: one round, a round with 0, or no
-        data"""
+    def no_interval(self, t, text, plan, why_not_asked, what, na):
+        """no metric judged on an interval: one round, a round with 0 on
+        one side, or no data"""
         if self.one and not why_not_asked:
             if plan["det_rounds"] == 1:
                 t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
             else:
                 t.missing(text, None, "one round only: no interval")
         elif self.zero and not why_not_asked:
-            t.add(text, "not judged" + self.not_judged()[0])
+            t.add(text, "not judged" + na)
         else:
             t.missing(text, why_not_asked, what)
+
+
+class Family(Judged):
+    """An A/A's metrics, judged as a family: a configuration that differs
+    from the base in nothing the instruments should see must not be
+    called apart from it, in a way that misses in at most 5 % of runs
+    where nothing differs (2.5 % for each rule of report()).  The
+    metrics judged are fixed before any ratio is seen: every one with an
+    interval where the base has at least one event per op, whatever the
+    interval's width."""
+
+    # each rule's share of the 5 %
+    ALPHA = 0.025
+
+    def __init__(self):
+        super().__init__()
+        self.judged, self.below = [], []
+
+    def add(self, iv, what, base=1):
+        """IV of the metric WHAT, whose base has BASE events per op:
+        judged, or listed as n/a (no interval) or below one per op"""
+        if not super().add(iv, what):
+            return False
+        if base < 1:
+            self.below.append(what)
+            return False
+        self.judged.append((what, iv))
+        return True
+
+    def report(self, t, text, plan, why_not_asked, what):
+        """missed when a metric's simultaneous interval (stats.simultaneous:
+        all N together at 97.5 %, Bonferroni, whatever their dependence)
+        excludes 1, or when more of the N 95 % intervals exclude 1 than
+        chance gives in 97.5 % of runs (stats.chance_bound, binomial: the
+        rows' dependence makes a count this large likelier, the first
+        rule does not care); met otherwise"""
+        n = len(self.judged)
+        if not n:
+            na = self.not_judged()
+            if self.below and not self.one and not self.zero:
+                t.add(text, "not judged (below one event per op on all %d)" % len(self.below))
+            else:
+                self.no_interval(t, text, plan, why_not_asked, what, na)
+            return
+        apart = [(w, iv) for w, iv in self.judged if verdict(iv) != "not resolved"]
+        far = [(w, s) for w, s in ((w, simultaneous(iv, n, self.ALPHA)) for w, iv in self.judged)
+               if verdict(s) != "not resolved"]
+        allowed = chance_bound(n, 0.05, 1 - self.ALPHA)
+        count = ("%d of %d 95 %% intervals exclude 1%s, where more than %d would in under "
+                 "%.1f %% of runs by chance (binomial)" % (
+                     len(apart), n, "" if not apart else " (%s)" % ", ".join(
+                         "%s %s" % (w, ivtext(iv)) for w, iv in apart),
+                     allowed, 100 * self.ALPHA))
+        rest = self.not_judged()
+        if self.below:
+            rest += "; not judged on %d (vanilla below one event per op)" % len(self.below)
+        if far or len(apart) > allowed:
+            why = []
+            if far:
+                why.append("apart on %s (simultaneous interval, %d metrics at %.1f %%)" % (
+                    ", ".join("%s %s" % (w, ivtext(s)) for w, s in far), n,
+                    100 * (1 - self.ALPHA)))
+            why.append(("more intervals exclude 1 than chance gives: " if len(apart) > allowed
+                        else "") + count)
+            t.add(text, "missed: %s (%s)%s" % ("; ".join(why), self.each(), rest))
+        else:
+            t.add(text, "met on %d metrics (%s): every simultaneous interval holds 1 (%d "
+                  "metrics at %.1f %%, Bonferroni); %s%s" % (
+                      n, self.each(), n, 100 * (1 - self.ALPHA), count, rest))
 
 
 def ivtext(iv):
@@ -285,7 +317,7 @@ def det_targets(det, plan, prices=None, cal=None):
     aa_bad, aa_disk, hist, off_bad, insn_bad = [], [], [], [], []
     scen_wins, scen_all, scen_na = [], [], []
     n_repeat, n_off, n_insn = 0, 0, 0
-    offm, worse, layout = Judged(), Judged(), Judged()
+    offm, worse, layout = Judged(), Judged(), Family()
     undecided = []
     for mode, keys in (("icount", ["insn1"]), ("cachesim", ["insn", "l1m", "l2m", "l3m"])):
         for wl, per in det.get(mode, {}).items():
@@ -320,12 +352,10 @@ def det_targets(det, plan, prices=None, cal=None):
                 continue
             base = per.get(BASE, {}).get(k, 0)
             # the layout A/A: vanilla built with its code and data shifted,
-            # under the same seeds: its interval must hold 1
+            # under the same seeds, judged as a family (Family)
             iv = paired_ratio(per, LAYOUT, k)
-            if iv is not None and layout.add(iv, "%s %s" % (wl, k)) and \
-                    verdict(iv) != "not resolved" and counts(base, iv.ratio):
-                (layout.bad if beyond(iv, FLOOR) else layout.apart).append(
-                    "%s %s %s" % (wl, k, ivtext(iv)))
+            if iv is not None:
+                layout.add(iv, "%s %s" % (wl, k), base)
             # the margin: 0.5 %, or the layout A/A where it is resolved.
             # What the series' binary changes by itself (hotcold-off's
             # distance from vanilla) is shown, not allowed for: a
@@ -428,13 +458,12 @@ def det_targets(det, plan, prices=None, cal=None):
                   "no cachesim rows of %s on a scenario" % SERIES)
     text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
             "under the same seeds (seeded rounds: each round at a layout of its own), "
-            "called apart from vanilla on no row by the rule that judges every other "
-            "configuration (its 95 %% interval beyond 1 by more than the margin, here "
-            "the floor, %.1f %%), and with no more intervals that exclude 1 than "
-            "chance gives, in simulated L1D, L2 and L3 misses per op (workloads with at "
-            "least one miss per op, or one more)" % (100 * FLOOR))
-    layout.report_aa(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
-                     "no cachesim rows of " + LAYOUT, 0.05)
+            "not apart from vanilla in simulated L1D, L2 and L3 misses per op (workloads "
+            "where vanilla has at least one miss per op), judged as a family: every "
+            "metric's simultaneous interval holds 1, and no more of the 95 % intervals "
+            "exclude 1 than chance gives")
+    layout.report(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
+                  "no cachesim rows of " + LAYOUT)
     text = ("hotcold-off not apart from vanilla in simulated L1D, L2 and L3 misses per "
             "op (its 95 % interval neither above nor below 1 by more than the margin: "
             "0.5 %, or the layout A/A where that is resolved; workloads with at least "
