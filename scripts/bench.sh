@@ -533,6 +533,8 @@ export BENCH_STAMP
 	echo "repeat=$([ -n "$REPEAT" ] && echo 1 || echo 0)"
 	echo "det_rounds=$DET_ROUNDS"
 	echo "icount_rounds=$ICOUNT_ROUNDS $ICOUNT_MORE_BOOTS"
+	echo "prog_rounds=$PROG_ROUNDS"
+	echo "sweep_rounds=$SWEEP_ROUNDS"
 	# the deterministic rounds' QEMU seeds, round 1's first (empty with
 	# SHUFFLE=0: every round -seed 1 without RDRAND, no shuffle)
 	echo "shuffle=$SHUFFLE"

@@ -79,12 +79,17 @@ def load_plan(outdir):
     for k in ("modes", "configs"):
         if not kv.get(k, "").split():
             raise InputError("%s: no %s -- not a plan scripts/bench.sh wrote whole" % (path, k))
-    if not kv.get("det_rounds", "0").isdigit():
-        raise InputError("%s: det_rounds=%s: not a number of rounds" % (path, kv["det_rounds"]))
+    for k in ("det_rounds", "prog_rounds", "sweep_rounds"):
+        if not kv.get(k, "0").isdigit():
+            raise InputError("%s: %s=%s: not a number of rounds" % (path, k, kv[k]))
     return {"modes": kv["modes"].split(), "configs": kv["configs"].split(),
             "geometry": (kv.get("geometry", "").split() or [None])[0],
             "repeat": kv.get("repeat", "0") == "1",
             "det_rounds": int(kv["det_rounds"]) if "det_rounds" in kv else None,
+            # the rounds the real programs and the sweeps boot in (a plan
+            # from before the lines: None, not known)
+            "prog_rounds": int(kv["prog_rounds"]) if "prog_rounds" in kv else None,
+            "sweep_rounds": int(kv["sweep_rounds"]) if "sweep_rounds" in kv else None,
             "workloads": kv.get("workloads", "").split(),
             # the configurations that boot the sweeps (the table's sweeps
             # set, as scripts/bench.sh wrote it; a plan from before the

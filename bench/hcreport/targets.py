@@ -60,6 +60,27 @@ class Targets:
             self.not_run.append(text)
 
 
+def one_round_why(plan, wls):
+    """why the workloads WLS have one round only, when the run's plan gave
+    them one (DET_ROUNDS=1, or PROG_ROUNDS=1 for the real programs, as
+    QUICK does, SWEEP_ROUNDS=1 for the sweeps): "not in this run (...)";
+    None when it asked for more (then NOT RUN)"""
+    if plan["det_rounds"] == 1:
+        return "not in this run (DET_ROUNDS=1: one round gives no interval)"
+    why = set()
+    for wl in wls:
+        k = workloads.kind(wl)
+        if k == "program" and plan.get("prog_rounds") == 1:
+            why.add("PROG_ROUNDS=1")
+        elif k == "sweep" and plan.get("sweep_rounds") == 1:
+            why.add("SWEEP_ROUNDS=1")
+        else:
+            return None
+    if not why:
+        return None
+    return "not in this run (%s: one round gives no interval)" % ", ".join(sorted(why))
+
+
 def asked_unshared(plan, mode, config):
     """asked(), and not only for workloads the comparisons leave out:
     those that share their CPU with a reader, and the sweeps (a section
@@ -141,8 +162,9 @@ class Judged:
         """no metric judged on an interval: one round, a round with 0 on
         one side, or no data"""
         if self.one and not why_not_asked:
-            if plan["det_rounds"] == 1:
-                t.add(text, "not in this run (DET_ROUNDS=1: one round gives no interval)")
+            why = one_round_why(plan, {w.split()[0] for w in self.one})
+            if why:
+                t.add(text, why)
             else:
                 t.missing(text, None, "one round only: no interval")
         elif self.zero and not why_not_asked:
@@ -430,8 +452,11 @@ def det_targets(det, plan, prices=None, cal=None):
         why = None
         if not set(plan["modes"]) & {"icount", "cachesim"}:
             why = "not in this run (MODES)"
-        elif plan["det_rounds"] == 1:
-            why = "not in this run (DET_ROUNDS=1)"
+        else:
+            # vanilla's rows, each of one round: as the plan gave them?
+            wls = {wl for m in ("icount", "cachesim") for wl, per in det.get(m, {}).items()
+                   if per.get(BASE)}
+            why = one_round_why(plan, wls) if wls or plan["det_rounds"] == 1 else None
         t.missing(text, why, "fewer than two rounds of vanilla")
     text = ("hotcold-off within 0.1 % of vanilla in instructions per op (icount, each "
             "rep string instruction once; geometric mean of the paired rounds)")

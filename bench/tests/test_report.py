@@ -572,6 +572,44 @@ class LayoutAA(unittest.TestCase):
         self.assertGreater(runs(0.01), 0.95)
 
 
+class OneRoundByPlan(unittest.TestCase):
+    """QUICK with WORKLOADS="web sqlite": the real programs boot in one
+    round (PROG_ROUNDS=1), which gives no interval and no spread; the
+    targets say so, and are NOT RUN where the plan asked for more"""
+
+    def run_with(self, prog_rounds, wls=("web", "sqlite")):
+        run = Run(dict(FULL, workloads=" ".join(wls), det_rounds="2", repeat="0",
+                       prog_rounds=str(prog_rounds), sweep_rounds="2"))
+        rows = []
+        for wl in wls:
+            for m in ("icount", "cachesim"):
+                for c in ("vanilla", "hotcold", "hotcold-off"):
+                    r = det_row(m, wl, c, 1)
+                    r["boot"] = "prog"
+                    rows.append(r)
+        run.det(rows)
+        return run.report()
+
+    def test_the_programs_in_one_round_as_asked(self):
+        rc, lines, err = self.run_with(1)
+        self.assertEqual(rc, 0, err)
+        for t in ("vanilla's spread", "hotcold-off not apart from vanilla in simulated",
+                  "hotcold never worse"):
+            with self.subTest(target=t):
+                self.assertIn(": not in this run (PROG_ROUNDS=1: one round gives no interval)",
+                              target(lines, t))
+
+    def test_one_round_where_the_plan_asked_for_more_is_not_run(self):
+        rc, lines, err = self.run_with(2)
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (fewer than two rounds of vanilla)", target(lines, "vanilla's spread"))
+        self.assertIn("NOT RUN (one round only: no interval)", target(lines, "hotcold never worse"))
+
+    def test_a_2002_workload_in_one_round_is_not_run(self):
+        rc, lines, err = self.run_with(1, ("web", "pagefault_anon"))
+        self.assertEqual(rc, 1)
+
+
 class PowerCheck(unittest.TestCase):
     """power, vanilla with a known small cost: the report must call it
     worse in instructions per op on every 2002 workload of the run, and
