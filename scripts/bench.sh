@@ -38,9 +38,9 @@
 # instrument's repeatability; the base's rounds against each other, the
 # spread the boot state adds; and the layout A/A against the base (the
 # table's layout), judged as a family: no metric's simultaneous interval
-# apart from 1, no more 95 % intervals apart than chance gives (the
-# report's targets; where one is apart, its ratio is the margin a
-# difference has to clear).  Wall mode boots the base twice in every round (the
+# beyond 1 by more than 0.5 %, no more 95 % intervals apart from 1 than
+# chance gives (the report's targets; where a metric's own 95 % interval
+# is apart, its ratio is the margin a difference there has to clear).  Wall mode boots the base twice in every round (the
 # repeat: its A/A; not for the real programs) unless QUICK.
 # Workloads, their boots, amounts and which runs ask for them (QUICK's,
 # the default run's, or only a run that names them): bench/workloads.tsv.

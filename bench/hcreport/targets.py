@@ -9,7 +9,7 @@ from . import configs, workloads
 # the one WORKLOADS rule (scripts/bench.sh's boots' too)
 from .workloads import selected
 from .ingest import BASE, LAYOUT, POWER, REPEAT, SERIES, SWITCH_OFF, latency_text, prices_text
-from .stats import (aa_repeat, beyond, chance_bound, margin, paired, paired_ratio, point, ratio,
+from .stats import (FLOOR, aa_repeat, beyond, chance_bound, margin, paired, paired_ratio, point, ratio,
                     sign_test, simultaneous, spread, verdict)
 
 def asked(plan, mode=None, config=None, workloads=None):
@@ -60,13 +60,21 @@ class Targets:
             self.not_run.append(text)
 
 
-def one_round_why(plan, wls):
+def one_round_why(plan, det, wls):
     """why the workloads WLS have one round only, when the run's plan gave
     them one (DET_ROUNDS=1, or PROG_ROUNDS=1 for the real programs, as
     QUICK does, SWEEP_ROUNDS=1 for the sweeps): "not in this run (...)";
-    None when it asked for more (then NOT RUN)"""
+    None when it asked for more, or when a workload the plan lists has no
+    vanilla rows in a deterministic mode it asked for (a boot that wrote
+    nothing: then NOT RUN)"""
     if plan["det_rounds"] == 1:
         return "not in this run (DET_ROUNDS=1: one round gives no interval)"
+    if not plan["workloads"]:
+        return None
+    for m in ("icount", "cachesim"):
+        if m in plan["modes"] and any(not det.get(m, {}).get(wl, {}).get(BASE)
+                                      for wl in plan["workloads"]):
+            return None
     why = set()
     for wl in wls:
         k = workloads.kind(wl)
@@ -102,8 +110,10 @@ class Judged:
     # none: such a metric is not judged "met", it is "not resolved"
     WIDE = 1.10
 
-    def __init__(self):
+    def __init__(self, det=None):
         self.rounds, self.bad, self.one, self.zero, self.wide = [], [], [], [], []
+        # the run's rows (one_round_why)
+        self.det = det or {}
 
     def add(self, iv, what):
         """count IV: False when it has no interval (then listed as n/a)"""
@@ -162,7 +172,7 @@ class Judged:
         """no metric judged on an interval: one round, a round with 0 on
         one side, or no data"""
         if self.one and not why_not_asked:
-            why = one_round_why(plan, {w.split()[0] for w in self.one})
+            why = one_round_why(plan, self.det, {w.split()[0] for w in self.one})
             if why:
                 t.add(text, why)
             else:
@@ -185,17 +195,24 @@ class Family(Judged):
     # each rule's share of the 5 %
     ALPHA = 0.025
 
-    def __init__(self):
-        super().__init__()
-        self.judged, self.below = [], []
+    def __init__(self, det=None):
+        super().__init__(det)
+        self.judged, self.below, self.zeros = [], [], []
 
     def add(self, iv, what, base=1):
         """IV of the metric WHAT, whose base has BASE events per op:
-        judged, or listed as n/a (no interval) or below one per op"""
-        if not super().add(iv, what):
-            return False
+        judged (a round with 0 on one side too: apart, in the count), or
+        listed as below one per op, or n/a (one round)"""
         if base < 1:
             self.below.append(what)
+            return False
+        if iv.lo is None and iv.n > 1:
+            # a round with 0 on one side where vanilla has one per op:
+            # no log ratio, counted as apart
+            self.rounds.append(iv.n)
+            self.zeros.append((what, iv))
+            return True
+        if not super().add(iv, what):
             return False
         self.judged.append((what, iv))
         return True
@@ -203,11 +220,12 @@ class Family(Judged):
     def report(self, t, text, plan, why_not_asked, what):
         """missed when a metric's simultaneous interval (stats.simultaneous:
         all N together at 97.5 %, Bonferroni, whatever their dependence)
-        excludes 1, or when more of the N 95 % intervals exclude 1 than
+        lies beyond 1 by more than the floor (stats.FLOOR: a zero-width
+        interval resolves any difference), or when more of the N 95 % intervals exclude 1 than
         chance gives in 97.5 % of runs (stats.chance_bound, binomial: the
         rows' dependence makes a count this large likelier, the first
         rule does not care); met otherwise"""
-        n = len(self.judged)
+        n = len(self.judged) + len(self.zeros)
         if not n:
             na = self.not_judged()
             if self.below and not self.one and not self.zero:
@@ -215,9 +233,11 @@ class Family(Judged):
             else:
                 self.no_interval(t, text, plan, why_not_asked, what, na)
             return
-        apart = [(w, iv) for w, iv in self.judged if verdict(iv) != "not resolved"]
+        apart = [(w, iv) for w, iv in self.judged if verdict(iv) != "not resolved"] + self.zeros
+        # (and beyond the floor: a zero-width interval, every round the
+        # same ratio, resolves any difference however small)
         far = [(w, s) for w, s in ((w, simultaneous(iv, n, self.ALPHA)) for w, iv in self.judged)
-               if verdict(s) != "not resolved"]
+               if beyond(s, FLOOR)]
         allowed = chance_bound(n, 0.05, 1 - self.ALPHA)
         count = ("%d of %d 95 %% intervals exclude 1%s, where more than %d would in under "
                  "%.1f %% of runs by chance (binomial)" % (
@@ -230,16 +250,17 @@ class Family(Judged):
         if far or len(apart) > allowed:
             why = []
             if far:
-                why.append("apart on %s (simultaneous interval, %d metrics at %.1f %%)" % (
-                    ", ".join("%s %s" % (w, ivtext(s)) for w, s in far), n,
-                    100 * (1 - self.ALPHA)))
+                why.append("apart on %s (simultaneous interval, %d metrics at %.1f %%, beyond "
+                           "1 by more than %.1f %%)" % (
+                               ", ".join("%s %s" % (w, ivtext(s)) for w, s in far), n,
+                               100 * (1 - self.ALPHA), 100 * FLOOR))
             why.append(("more intervals exclude 1 than chance gives: " if len(apart) > allowed
                         else "") + count)
             t.add(text, "missed: %s (%s)%s" % ("; ".join(why), self.each(), rest))
         else:
-            t.add(text, "met on %d metrics (%s): every simultaneous interval holds 1 (%d "
-                  "metrics at %.1f %%, Bonferroni); %s%s" % (
-                      n, self.each(), n, 100 * (1 - self.ALPHA), count, rest))
+            t.add(text, "met on %d metrics (%s): no simultaneous interval (%d metrics at "
+                  "%.1f %%, Bonferroni) beyond 1 by more than %.1f %%; %s%s" % (
+                      n, self.each(), n, 100 * (1 - self.ALPHA), 100 * FLOOR, count, rest))
 
 
 def ivtext(iv):
@@ -339,7 +360,7 @@ def det_targets(det, plan, prices=None, cal=None):
     aa_bad, aa_disk, hist, off_bad, insn_bad = [], [], [], [], []
     scen_wins, scen_all, scen_na = [], [], []
     n_repeat, n_off, n_insn = 0, 0, 0
-    offm, worse, layout = Judged(), Judged(), Family()
+    offm, worse, layout = Judged(det), Judged(det), Family(det)
     undecided = []
     for mode, keys in (("icount", ["insn1"]), ("cachesim", ["insn", "l1m", "l2m", "l3m"])):
         for wl, per in det.get(mode, {}).items():
@@ -456,7 +477,7 @@ def det_targets(det, plan, prices=None, cal=None):
             # vanilla's rows, each of one round: as the plan gave them?
             wls = {wl for m in ("icount", "cachesim") for wl, per in det.get(m, {}).items()
                    if per.get(BASE)}
-            why = one_round_why(plan, wls) if wls or plan["det_rounds"] == 1 else None
+            why = one_round_why(plan, det, wls) if wls or plan["det_rounds"] == 1 else None
         t.missing(text, why, "fewer than two rounds of vanilla")
     text = ("hotcold-off within 0.1 % of vanilla in instructions per op (icount, each "
             "rep string instruction once; geometric mean of the paired rounds)")
@@ -484,9 +505,9 @@ def det_targets(det, plan, prices=None, cal=None):
     text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
             "under the same seeds (seeded rounds: each round at a layout of its own), "
             "not apart from vanilla in simulated L1D, L2 and L3 misses per op (workloads "
-            "where vanilla has at least one miss per op), judged as a family: every "
-            "metric's simultaneous interval holds 1, and no more of the 95 % intervals "
-            "exclude 1 than chance gives")
+            "where vanilla has at least one miss per op), judged as a family: no metric's "
+            "simultaneous interval beyond 1 by more than the floor, and no more of the "
+            "95 % intervals excluding 1 than chance gives")
     layout.report(t, text, plan, asked_unshared(plan, "cachesim", LAYOUT),
                   "no cachesim rows of " + LAYOUT)
     text = ("hotcold-off not apart from vanilla in simulated L1D, L2 and L3 misses per "

@@ -480,7 +480,8 @@ class LayoutAA(unittest.TestCase):
     def test_five_percent_in_every_round_misses(self):
         rc, lines, err = self.run_with((1.05, 1.05, 1.05))
         self.assertIn(": missed: apart on pagefault_anon l2m 1.050 [1.050-1.050] (simultaneous "
-                      "interval, 2 metrics at 97.5 %); 1 of 2 95 % intervals exclude 1 "
+                      "interval, 2 metrics at 97.5 %, beyond 1 by more than 0.5 %); 1 of 2 95 % "
+                      "intervals exclude 1 "
                       "(pagefault_anon l2m 1.050 [1.050-1.050]), where more than 1 would in "
                       "under 2.5 % of runs by chance (binomial) (3 rounds each, paired by round)",
                       target(lines, "layout A/A"))
@@ -493,20 +494,21 @@ class LayoutAA(unittest.TestCase):
 
     def test_within_its_interval_meets(self):
         rc, lines, err = self.run_with((1.01, 0.99, 1.0))
-        self.assertIn(": met on 2 metrics (3 rounds each, paired by round): every simultaneous "
-                      "interval holds 1 (2 metrics at 97.5 %, Bonferroni); 0 of 2 95 % intervals "
-                      "exclude 1, where more than 1 would in under 2.5 % of runs by chance",
+        self.assertIn(": met on 2 metrics (3 rounds each, paired by round): no simultaneous "
+                      "interval (2 metrics at 97.5 %, Bonferroni) beyond 1 by more than 0.5 %; "
+                      "0 of 2 95 % intervals exclude 1, where more than 1 would in under 2.5 % "
+                      "of runs by chance",
                       target(lines, "layout A/A"))
 
     @staticmethod
     def interval(logs):
-        """the paired interval of per-round log ratios, as
-        stats.paired_ratio gives it"""
-        from hcreport.stats import Interval, t975
-        n, mean = len(logs), math.fsum(logs) / len(logs)
-        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in logs) / (n - 1))
-        h = t975(n - 1) * sd / math.sqrt(n)
-        return Interval(n, math.exp(mean), math.exp(mean - h), math.exp(mean + h), None)
+        """stats.paired_ratio's interval for rounds whose log ratios to
+        vanilla (1000 misses per op in every round) are LOGS"""
+        from hcreport.stats import paired_ratio
+        per = {"vanilla": {"rounds": {r: {"l1m": 1000.0} for r in range(1, len(logs) + 1)}},
+               "vanilla-layout": {"rounds": {r: {"l1m": 1000.0 * math.exp(x)}
+                                             for r, x in enumerate(logs, 1)}}}
+        return paired_ratio(per, "vanilla-layout", "l1m")
 
     def family(self, ivs, below=0):
         """the line targets.Family gives IVS (and BELOW metrics where
@@ -537,12 +539,30 @@ class LayoutAA(unittest.TestCase):
         far = self.interval([0.05, 0.051, 0.049])
         line = self.family([far] + [self.interval([-0.01, 0.0, 0.01])] * 40)
         self.assertIn(": missed: apart on w0 l1m 1.051 [1.0", line)
-        self.assertIn("(simultaneous interval, 41 metrics at 97.5 %); 1 of 41 95 % intervals", line)
+        self.assertIn("(simultaneous interval, 41 metrics at 97.5 %, beyond 1 by more than 0.5 %); "
+                      "1 of 41 95 % intervals", line)
+
+    def test_a_zero_width_interval_within_the_floor_is_not_far(self):
+        """every round the same ratio, 0.2 % apart: the 95 % interval
+        excludes 1 (counted), the floor keeps it from being far out"""
+        same = self.interval([0.002, 0.002, 0.002])
+        self.assertEqual((same.lo, same.hi), (same.ratio, same.ratio))
+        line = self.family([same] + [self.interval([-0.01, 0.0, 0.01])] * 40)
+        self.assertIn(": met on 41 metrics", line)
+        self.assertIn("1 of 41 95 % intervals exclude 1 (w0 l1m 1.002 [1.002-1.002])", line)
+
+    def test_a_round_with_0_where_vanilla_has_one_per_op_counts_apart(self):
+        from hcreport.stats import Interval
+        zero = Interval(3, 1.5, None, None, "a round with 0 on one side")
+        line = self.family([zero] + [self.interval([-0.01, 0.0, 0.01])] * 4)
+        self.assertIn(": met on 5 metrics", line)
+        self.assertIn("1 of 5 95 % intervals exclude 1 (w0 l1m 1.500 [n/a (a round with 0 on "
+                      "one side)])", line)
 
     def test_the_judged_set_is_fixed_before_the_ratios(self):
         """wide intervals count in N as narrow ones do, whatever they
         say; metrics where vanilla has under one event per op do not,
-        whatever they say (one of them 10 % apart here)"""
+        whatever they say (one of them 1.73 apart here)"""
         wide = self.interval([-0.2, 0.0, 0.2])
         line = self.family([wide] * 3 + [self.interval([-0.01, 0.0, 0.01])] * 2, below=2)
         self.assertIn(": met on 5 metrics", line)
@@ -608,6 +628,24 @@ class OneRoundByPlan(unittest.TestCase):
     def test_a_2002_workload_in_one_round_is_not_run(self):
         rc, lines, err = self.run_with(1, ("web", "pagefault_anon"))
         self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (one round only: no interval)", target(lines, "hotcold never worse"))
+
+    def test_a_boot_that_wrote_nothing_is_not_run(self):
+        """the plan asked for pagefault_anon too, whose boot wrote no rows:
+        the programs' one round does not excuse it"""
+        run = Run(dict(FULL, workloads="web pagefault_anon", det_rounds="2", repeat="0",
+                       prog_rounds="1", sweep_rounds="2"))
+        rows = []
+        for m in ("icount", "cachesim"):
+            for c in ("vanilla", "hotcold", "hotcold-off"):
+                r = det_row(m, "web", c, 1)
+                r["boot"] = "prog"
+                rows.append(r)
+        run.det(rows)
+        rc, lines, err = run.report()
+        self.assertEqual(rc, 1)
+        self.assertIn("NOT RUN (fewer than two rounds of vanilla)", target(lines, "vanilla's spread"))
+        self.assertIn("NOT RUN (one round only: no interval)", target(lines, "hotcold never worse"))
 
 
 class PowerCheck(unittest.TestCase):
