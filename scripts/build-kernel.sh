@@ -9,10 +9,14 @@
 #   single, nopcp, layout, power, rule-*  bench-only kernels: a patch under
 #            bench/alternatives/ on the series or the baseline, as
 #            bench/configs.tsv says (scripts/tree.sh alt)
-# Config: tinyconfig + configs/base.config (+ configs/kunit.config for the
-# test flavours, KUNIT_FLAVOURS in lib.sh; + configs/debug.config), then
-# olddefconfig, then a check that every option of the fragments survived.
-# Rebuilds are incremental.
+# Config (CONFIG_BASE, lib.sh): tinyconfig + configs/base.config (lean, the
+# default) or Debian's configuration with its modules off +
+# configs/distro.config (distro: scripts/distro-config.sh); + configs/kunit.config
+# for the test flavours, KUNIT_FLAVOURS in lib.sh; + configs/debug.config;
+# then olddefconfig, then a check that every option of the fragments
+# survived, and on distro scripts/distro-check.py (every mm, cgroup, init,
+# scheduler and hardening option that differs from Debian's is one a
+# fragment explains).  Rebuilds are incremental.
 #
 # LAYOUT_PAD="D,B,M,P D,B,M,P ..." (make bench's layout per round, set
 # by scripts/bench.sh): link the kernel again with bench/layout-pad.h
@@ -56,12 +60,12 @@ else
 	src=$TREE
 fi
 
-# The objects live in <source>/.obj-<flavour> (git-ignored there) and
-# build/kernel-<flavour> links to them.  A build directory directly inside
+# The objects live in <source>/.obj-<flavour>[-distro] (git-ignored there)
+# and build/kernel-<flavour>[-distro] (kernel_dir) links to them.  A build directory directly inside
 # its source tree makes the kernel use srctree=".." instead of an absolute
 # path, so vanilla and hotcold compile with identical command lines and
 # share ccache hits for every file the series does not touch.
-out=$src/.obj-$flavour
+out=$src/.obj-$flavour$(config_suffix)
 mkdir -p "$out"
 ln -sfn "${out#"$BUILD"/}" "$(kernel_dir "$flavour")"
 
@@ -74,16 +78,24 @@ kmake() {
 		KBUILD_BUILD_USER=hotcold KBUILD_BUILD_HOST=qemu "$@"
 }
 
-# The config is regenerated when a fragment or the Kconfig files change.
+# The config is regenerated when a fragment or the Kconfig files change
+# (on distro: or Debian's version, or how its configuration is assembled).
 stamp=$out/.hotcold-config-stamp
 # shellcheck disable=SC2086 # a list of files
 want=$( (cat $frags; find "$src" -name 'Kconfig*' -not -path '*/.obj-*' | sort |
-	xargs cat) | sha1sum | cut -c1-16)
+	xargs cat; [ "$CONFIG_BASE" = lean ] ||
+	echo "$CONFIG_BASE $DISTRO_CONFIG_PKG $SOURCE_VERSION $(cat "$ROOT/scripts/distro-config.sh")") |
+	sha1sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
-	run_logged "$log" "see the log" kmake tinyconfig
-	# shellcheck disable=SC2086 # a list of files
-	run_logged "$log" "fix the config fragments in configs/" \
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags
+	if [ "$CONFIG_BASE" = distro ]; then
+		# shellcheck disable=SC2086 # a list of files
+		"$ROOT/scripts/distro-config.sh" "$src" "$out" $frags || exit 1
+	else
+		run_logged "$log" "see the log" kmake tinyconfig
+		# shellcheck disable=SC2086 # a list of files
+		run_logged "$log" "fix the config fragments in configs/" \
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags
+	fi
 	run_logged "$log" "fix the config fragments in configs/" kmake olddefconfig
 	# Every option asked for must have survived (tinyconfig's SLUB_TINY
 	# silently drops KASAN, for one).
@@ -98,6 +110,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
 		done <"$f"
 	done
 	[ -z "$lost" ] || fail "options lost by olddefconfig:$lost -- add their dependencies to the fragment" "$log"
+	if [ "$CONFIG_BASE" = distro ]; then
+		# shellcheck disable=SC2086 # a list of files
+		python3 "$ROOT/scripts/distro-check.py" --srctree "$src" "$DISTRO_CONFIG" "$out/.config" \
+			$frags >>"$log" ||
+			fail "the $flavour kernel's configuration differs from Debian's where no fragment says why (above; the whole comparison: ${log#"$ROOT"/}) -- set the option in configs/distro.config with its reason, or add a '# distro-check: allows' line"
+	fi
 	echo "$want" >"$stamp"
 fi
 

@@ -13,6 +13,9 @@
 # usage: scripts/build-series.sh
 . "$(dirname "$0")/lib.sh"
 step build-series
+# (its config() below starts from tinyconfig: the lean base only)
+[ "$CONFIG_BASE" = lean ] ||
+	fail "CONFIG_BASE=$CONFIG_BASE: scripts/build-series.sh builds on the lean configuration only -- run it with CONFIG_BASE=lean"
 
 "$ROOT/scripts/tree.sh" setup || exit 1
 src=$BUILD/series-src

@@ -24,6 +24,22 @@ FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power rule-col
 KUNIT_FLAVOURS="hotcold debug"
 # (the bench-only flavours, a patch under bench/alternatives/ on the
 # series or the baseline: bench/configs.tsv, bench_kernel below)
+
+# CONFIG_BASE: what every flavour's .config starts from (docs/decisions.md,
+# "The distro configuration"):
+#   lean    tinyconfig + configs/base.config, in build/kernel-<flavour>
+#   distro  Debian's linux-config-6.12 of the pinned source, its modules
+#           off, + configs/distro.config (scripts/distro-config.sh, checked
+#           by scripts/distro-check.py), in build/kernel-<flavour>-distro
+# The flavour's own fragments (kunit.config, ...) go on top of either.
+CONFIG_BASE=${CONFIG_BASE:-lean}
+# (checked here, before any script builds or boots: fail is defined below)
+case $CONFIG_BASE in
+lean | distro) ;;
+*) echo "hotcold: ${STEP:-setup}: FAILED: CONFIG_BASE=$CONFIG_BASE: expected lean or distro" >&2
+	exit 1 ;;
+esac
+
 GIT_AUTHOR="Hotcold Developers <hotcold@example.org>"
 
 # shellcheck source=../source.conf
@@ -77,8 +93,11 @@ check_flavour() {
 }
 
 # flavour_fragments FLAVOUR: the config fragments a flavour is built with
+# on CONFIG_BASE's starting point
 flavour_fragments() {
 	local frags="$ROOT/configs/base.config"
+
+	[ "$CONFIG_BASE" = distro ] && frags="$ROOT/configs/distro.config"
 
 	case " $KUNIT_FLAVOURS " in
 	*" $1 "*) frags="$frags $ROOT/configs/kunit.config $ROOT/configs/memory-hotplug.config" ;;
@@ -116,12 +135,19 @@ bench_alternatives() {
 	python3 "$ROOT/bench/report.py" configs kernels | awk '$3 != "-" { printf "%s%s", s, $1; s = " " } END { print "" }'
 }
 
+# kernel_dir FLAVOUR: where the FLAVOUR kernel of CONFIG_BASE is built
 kernel_dir() {
-	echo "$BUILD/kernel-$1"
+	echo "$BUILD/kernel-$1$(config_suffix)"
 }
 
 kernel_image() {
-	echo "$BUILD/kernel-$1/arch/x86/boot/bzImage"
+	echo "$(kernel_dir "$1")/arch/x86/boot/bzImage"
+}
+
+# config_suffix: what CONFIG_BASE adds to a kernel's directory names
+# (nothing for lean, whose kernels keep the names they had before distro)
+config_suffix() {
+	[ "$CONFIG_BASE" = lean ] || echo "-$CONFIG_BASE"
 }
 
 now() {
