@@ -17,7 +17,7 @@ perl:perl python3:python3 git:git ccache:ccache
 qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs
 busybox:busybox-static sparse:sparse
 /usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev
-stress-ng:stress-ng pkg-config:pkg-config
+stress-ng:stress-ng pkg-config:pkg-config openssl:openssl
 /usr/include/glib-2.0/glib.h:libglib2.0-dev
 /usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"

@@ -134,12 +134,18 @@ def off(value):
     return "n" if value is None else value
 
 
+def shown(value):
+    """An option's value as printed: "unset" when the file does not have it."""
+    return "unset" if value is None else value
+
+
 def differences(debian, built, symbols, pattern):
-    """[(name, Debian's value, the built value)] of the watched options that differ."""
+    """[(name, Debian's value, the built value)] of the watched options that
+    differ, as printed"""
     out = []
     for name in sorted(set(debian) | set(built)):
         if watched(name, symbols, pattern) and off(debian.get(name)) != off(built.get(name)):
-            out.append((name, off(debian.get(name)), off(built.get(name))))
+            out.append((name, shown(debian.get(name)), shown(built.get(name))))
     return out
 
 
