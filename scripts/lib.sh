@@ -144,6 +144,13 @@ kernel_image() {
 	echo "$(kernel_dir "$1")/arch/x86/boot/bzImage"
 }
 
+# modules_archive FLAVOUR: the FLAVOUR kernel's modules (scripts/modules.sh),
+# which scripts/run-guest.sh appends to its boot: one per CONFIG_BASE, as
+# modules load only into the kernel they were built against
+modules_archive() {
+	echo "$BUILD/modules-$1$(config_suffix).cpio.gz"
+}
+
 # config_suffix: what CONFIG_BASE adds to a kernel's directory names
 # (nothing for lean, whose kernels keep the names they had before distro)
 config_suffix() {

@@ -115,7 +115,7 @@ initrd=$BUILD/initramfs.cpio.gz
 [ -f "$kernel" ] || fail "no $flavour kernel at ${kernel#"$ROOT"/} -- run scripts/build-kernel.sh $flavour"
 [ -f "$initrd" ] || fail "no guest image -- run scripts/initramfs.sh"
 # A flavour's own modules ride along as a second cpio archive.
-[ -f "$BUILD/modules-$flavour.cpio.gz" ] && initrd_cat=$BUILD/modules-$flavour.cpio.gz
+[ -f "$(modules_archive "$flavour")" ] && initrd_cat=$(modules_archive "$flavour")
 
 cmdline="console=ttyS0 panic=-1 hotcold.job=$job"
 [ $# -gt 0 ] && cmdline="$cmdline hotcold.args=$(echo "$*" | tr ' ' ',')"
