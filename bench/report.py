@@ -100,6 +100,13 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       table refuses
        report.py configs kernels      KERNEL SOURCE PATCH, a line per
                                       kernel of the table
+       report.py plan check           make bench's settings (the environment)
+                                      checked against the tables: an error
+                                      line per bad value (exit 1), or the
+                                      run seed
+       report.py plan write DIR       the run's plan: DIR/plan, plan.sh,
+                                      jobs (a boot a line), wall.jobs,
+                                      layouts.tsv (bench/hcreport/plan.py)
        report.py calls                the kernel functions whose calls the
                                       plugin counts (its calls=), in order;
                                       lock-sites' three groups follow them
@@ -138,7 +145,7 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import charts, configs, ingest, locks, workloads  # noqa: E402,F401
+from hcreport import charts, configs, ingest, locks, plan, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -166,6 +173,8 @@ def main():
         return workloads.run_main(sys.argv[2:])
     if cmd == "configs":
         return configs.main(sys.argv[2:])
+    if cmd == "plan":
+        return plan.main(sys.argv[2:])
     if cmd == "lock-sites":
         return locks.main(sys.argv[2:])
     if cmd == "calls" and len(sys.argv) == 2:

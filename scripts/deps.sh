@@ -5,7 +5,8 @@
 #
 # usage: scripts/deps.sh [test|bench|unit|pahole]
 #   unit: only what make unit needs (python3 with docutils, gcc, shellcheck,
-#         cpio and e2fsprogs for the image tests)
+#         cpio and e2fsprogs for the image tests, GNU parallel for the job
+#         runner's)
 #   pahole: make pahole's (dwarves)
 . "$(dirname "$0")/lib.sh"
 step deps
@@ -22,9 +23,9 @@ stress-ng:stress-ng pkg-config:pkg-config openssl:openssl
 /usr/lib/python3/dist-packages/ply/__init__.py:python3-ply
 /usr/lib/python3/dist-packages/git/__init__.py:python3-git"
 case ${1:-test} in
-unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck cpio:cpio /usr/sbin/debugfs:e2fsprogs" ;;
+unit) NEED="python3:python3 import.docutils:python3-docutils gcc:gcc shellcheck:shellcheck cpio:cpio /usr/sbin/debugfs:e2fsprogs parallel:parallel" ;;
 test) NEED="$NEED shellcheck:shellcheck import.docutils:python3-docutils" ;;
-bench) NEED="$NEED gnuplot:gnuplot-nox bzip2:bzip2 meson:meson ninja:ninja-build dpkg-source:dpkg-dev
+bench) NEED="$NEED parallel:parallel gnuplot:gnuplot-nox bzip2:bzip2 meson:meson ninja:ninja-build dpkg-source:dpkg-dev
 	/usr/include/pixman-1/pixman.h:libpixman-1-dev /usr/include/zlib.h:zlib1g-dev
 	/usr/include/libfdt.h:libfdt-dev" ;;
 pahole) NEED="pahole:dwarves" ;;

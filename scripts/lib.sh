@@ -402,34 +402,6 @@ or_list() {
 	echo "$out"
 }
 
-# Seeded rounds (scripts/bench.sh's deterministic modes; docs/bench.md,
-# "Rounds, histories and the A/A checks"): round R of every configuration
-# boots with QEMU's -seed, the Rth of BENCH_SEEDS, and the kernel command
-# line page_alloc.shuffle=1 (CONFIG_SHUFFLE_PAGE_ALLOCATOR, every kernel:
-# the buddy free lists shuffled at boot from the kernel's RNG, which
-# RDRAND seeds, and RDRAND's values are a function of -seed).  So each
-# round samples another boot state, and a boot of one kernel, command
-# line and seed repeats exactly (vanilla-repeat).  One seed per round up
-# to DET_ROUNDS's upper bound, 20; drawn once (python3's
-# random.Random(31).randrange(10**8, 10**9), 20 times) and fixed here, so
-# that round R boots with the same seed in every run; decimal, no leading
-# zero (QEMU reads 010 as octal).  bench.sh's det.csv stamp hashes this
-# list: rows of other seeds are never compared with these.
-BENCH_SEEDS="113183664 604205743 220687353 920313923 521805906 251242153 834293676
-146458888 248918250 220735357 674679666 348895886 863978401 913458742 249885380
-258270849 895272471 135557643 810996034 165087333"
-
-# bench_seed R: round R's seed; status 1 (nothing printed) for a round
-# without one
-bench_seed() {
-	local -a seeds
-	# (read, not $BENCH_SEEDS unquoted: the words only, no glob)
-	IFS=$' \t\n' read -r -d '' -a seeds <<<"$BENCH_SEEDS" || true
-	case $1 in '' | *[!0-9]* | 0*) return 1 ;; esac
-	[ ${#1} -le 3 ] && [ "$1" -le ${#seeds[@]} ] || return 1
-	echo "${seeds[$1 - 1]}"
-}
-
 # The layout per round (SHUFFLE=1; docs/decisions.md, "A layout per
 # round"): a round boots each kernel linked again with bench/layout-pad.h
 # forced into the objects of LAYOUT_POINTS (the first object of kernel/,
@@ -438,10 +410,10 @@ bench_seed() {
 # CONFIG_FS_VERITY, whose fs/verity/open.o would match, is off), each grown by a seeded 0-63 cache
 # lines of .data, .bss, __read_mostly and per-CPU data (a group D,B,M,P
 # per object, in this order), which moves everything linked after it.
-# Every round of every kernel has pads of its own, drawn independently of
-# every other kernel's, so vanilla-layout's rounds against vanilla's
-# compare two independent layouts of the same code, as any two kernels'
-# rounds do.
+# Every round of every kernel has pads of its own (the run's plan draws
+# them: bench/hcreport/draws.py), drawn independently of every other
+# kernel's, so vanilla-layout's rounds against vanilla's compare two
+# independent layouts of the same code, as any two kernels' rounds do.
 LAYOUT_POINTS="fork filemap memblock open"
 # The symbols whose moves show that the pads reached them: NAME KIND N,
 # a symbol of KIND (data or bss, the plain sections, where nothing but
@@ -450,7 +422,7 @@ LAYOUT_POINTS="fork filemap memblock open"
 # from its as-built place by those points' pads of its kind (mod 4 KB:
 # past a page alignment it would not).  __read_mostly data follows the
 # whole .data, and per-CPU data its own section's alignments, so for
-# them only the pads' presence is checked.  bench.sh's round_layouts fails a relink where
+# them only the pads' presence is checked.  bench-build.sh's round_layouts fails a relink where
 # one does not.
 LAYOUT_REFS="min_free_kbytes data 2
 percpu_pagelist_high_fraction bss 2
@@ -458,7 +430,7 @@ super_blocks data 4
 sb_lock bss 4"
 
 # layout_moves BUILT_MAP MAP PADS: the refs of LAYOUT_REFS that did not
-# move from BUILT_MAP to MAP (System.map files) by PADS (layout_pad's
+# move from BUILT_MAP to MAP (System.map files) by PADS (the plan's
 # form), one "NAME moved X lines, not Y" a line; nothing if all did
 layout_moves() {
 	awk -v refs="$LAYOUT_REFS" -v pads="$3" '
@@ -507,22 +479,9 @@ layout_moves() {
 	}' "$1" "$2"
 }
 
-# layout_pad FLAVOUR R: round R's pads for FLAVOUR, a group D,B,M,P per
-# object of LAYOUT_POINTS; status 1 for a round without a seed
-layout_pad() {
-	local seed h p out='' i=0
-	seed=$(bench_seed "$2") || return 1
-	for p in $LAYOUT_POINTS; do
-		h=$(printf 'layout %s %s %s' "$seed" "$1" "$p" | sha1sum | cut -c1-8)
-		out="$out $((16#${h:0:2} % 64)),$((16#${h:2:2} % 64)),$((16#${h:4:2} % 64)),$((16#${h:6:2} % 64))"
-		i=$((i + 1))
-	done
-	echo "${out# }"
-}
-
 # layout_cflags PADS: the make arguments (one a line) that force
 # bench/layout-pad.h into each object of LAYOUT_POINTS with its group of
-# PADS (layout_pad's form); status 1, nothing printed, unless PADS is a
+# PADS (the plan's form, a job line's pad= with spaces); status 1, nothing printed, unless PADS is a
 # group of four numbers from 0 to 63 per point
 layout_cflags() {
 	local -a groups points
@@ -546,8 +505,8 @@ layout_cflags() {
 
 # round_kernel_dir FLAVOUR R: where round R's relinked FLAVOUR kernel is
 # kept, as in its build directory: arch/x86/boot/bzImage, System.map,
-# vmlinux and mm/page_alloc.o (what det_boot and report.py lock-sites
-# read)
+# vmlinux and mm/page_alloc.o (what bench-boot.sh and report.py
+# lock-sites read) and pad (its pads)
 round_kernel_dir() {
 	echo "$BUILD/rounds/$1-$2"
 }
@@ -561,7 +520,7 @@ round_kernel_dir() {
 # side: its benchmark job, shell library, SDET script and programs, and
 # the script that builds its image (what runs before and in each phase:
 # a change there gives every workload another history); the "patches=" of
-# scripts/bench.sh's BENCH_STAMP
+# the plan's bench_stamp (bench/hcreport/plan.py)
 bench_inputs_hash() {
 	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
 		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config \

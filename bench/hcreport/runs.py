@@ -30,7 +30,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # (and layouts.tsv, each kernel's pads in each round with SHUFFLE=1: what
 # each round's binary was)
 ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv",
-           "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv")
+           "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv",
+           # the boots as planned and GNU parallel's log of them
+           "jobs", "jobs.log", "wall.jobs", "wall.jobs.log")
 
 
 def runs_dir():

@@ -300,10 +300,10 @@ class Archive(Fixtures):
     def run_with_leftovers(self):
         """run A as scripts/bench.sh leaves a run's directory: besides its
         files, the report and charts, each boot's rows and phases, the job
-        lists and the calibrate binary"""
+        file and its log (archived), the calibrate binary"""
         for f in ("report.md", "icount.png", "cachesim.png", "ratios.png", "ratios.dat",
                   "cachesim-vanilla-1-mem.csv", "cachesim-vanilla-1-mem.phases",
-                  "cachesim.jobs", "calibrate"):
+                  "jobs", "jobs.log", "calibrate"):
             with open(os.path.join(self.a, f), "w") as fh:
                 fh.write("leftover\n")
         return self.a
@@ -316,11 +316,15 @@ class Archive(Fixtures):
         dest = os.path.join(self.tmp.name, "results", "2000-01-01")
         rc, out, err = cli("archive", run, dest)
         self.assertEqual(rc, 0, err)
-        self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt of", out)
-        # (the fixture is older than the runs' own prices.tsv and tables)
-        kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv")]
+        self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt, jobs, "
+                      "jobs.log of", out)
+        # (the fixture is older than the runs' own prices.tsv and tables,
+        # and has no wall mode's job file)
+        kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv") and not f.startswith("wall.")]
         self.assertEqual(sorted(os.listdir(dest)), sorted(kept))
         for f in kept:
+            if f.startswith("jobs"):
+                continue
             with open(os.path.join(dest, f)) as x, open(os.path.join(DATA, "run-a", f)) as y:
                 self.assertEqual(x.read(), y.read(), f)
         # the run gone, the archive renders the same report

@@ -16,7 +16,7 @@ sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from hcreport import workloads  # noqa: E402
+from hcreport import plan, workloads  # noqa: E402
 from hcreport.workloads import boot_workloads, run_workloads, selected  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -181,14 +181,14 @@ class RunSets(unittest.TestCase):
         self.assertEqual(self.run_("default", "w3 w2 -w2"), ["w3"])
 
     def lists(self, quick, listed):
-        """bench.sh's lists (worklists.sh's run_lists) with the real table"""
-        p = subprocess.run(["bash", "-c", 'set -u; fail() { echo "$*" >&2; exit 1; }; '
-                            '. "$ROOT/scripts/worklists.sh"; run_lists "$1" && '
-                            'echo "$DET_WORKLOADS" && echo "$WALL_WORKLOADS"', "-", quick],
-                           env=dict(os.environ, ROOT=ROOT, WORKLOADS=listed,
-                                    PYTHONDONTWRITEBYTECODE="1"),
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout.split("\n")[:2], p.stderr
+        """the run's lists as the plan makes them (bench/hcreport/plan.py:
+        the run's set, before the deterministic modes leave out the
+        wall-only workloads), with the real table: (status, (the
+        deterministic list, wall's), the errors)"""
+        p = plan.Plan({"QUICK": "1" if quick == "quick" else "0", "WORKLOADS": listed})
+        if p.errors:
+            return 1, ("", ""), "\n".join(p.errors)
+        return 0, (" ".join(p.wall_list), " ".join(p.wall_list)), ""
 
     def test_the_harness_asks_the_default_set_of_the_real_table(self):
         rc, (det_, wall_), err = self.lists("default", "")

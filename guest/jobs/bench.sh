@@ -154,14 +154,52 @@ failed() {
 	FAILED="$FAILED $1"
 }
 
-# run WORKLOAD CPU COMMAND...: the command prints METRIC=VALUE (the
+# run WORKLOAD CPU COMMAND...: queues the workload (this boot runs it:
+# want) to run in the order the host gave the names (run_queue): the
+# plan draws that order per round (bench/hcreport/draws.py), so the
+# workloads' history is sampled; with no names, in this file's order.
+# The command's words hold no space (numbers, paths, function names).
+QUEUE=/tmp/bench.queue
+: >$QUEUE
+run() {
+	local w
+	w=$(named "$1")
+	want "$w" || return 0
+	shift
+	echo "$w $*" >>$QUEUE
+}
+
+# run_queue: the queued workloads, in ONLY's order (every one queued,
+# in the queue's order, with no names given); compile and
+# backup_beside_compile get their configured tree first, outside the
+# vmstat and cache counts of their run (configure's last, or one made
+# here)
+run_queue() {
+	local w line
+	for w in ${ONLY# }; do
+		grep -q "^$w " $QUEUE || continue
+		grep "^$w " $QUEUE
+	done >$QUEUE.ordered
+	[ -n "${ONLY# }" ] || cp $QUEUE $QUEUE.ordered
+	# (the queue on fd 3: a workload reading stdin must not eat it)
+	while read -r line <&3; do
+		# shellcheck disable=SC2086 # the queued words
+		set -- $line
+		case $3 in
+		compile | backup_beside_compile)
+			[ ! -x "$PROG/configure" ] ||
+				compile_tree >/dev/null || echo "hotcold: configure of the compile tree failed ($1 fails below)" ;;
+		esac
+		run_now "$@" 3<&-
+	done 3<$QUEUE.ordered
+}
+
+# run_now WORKLOAD CPU COMMAND...: the command prints METRIC=VALUE (the
 # workload's metric in the table) and ops=N and opens and closes one
 # measured phase
-run() {
-	local w cpu=$2 m out v
-	w=$(named "$1")
+run_now() {
+	local w=$1 cpu=$2 m out v
 	shift 2
-	want "$w" || return 0
 	m=$(field "$w" 8) || { failed "$w" "not in the workload table ($TABLE)"; return 1; }
 	drop_caches
 	snap before
@@ -857,17 +895,12 @@ fi
 # real programs: their amount in every mode
 # (configure first: compile builds in a copy of its last configured tree)
 run configure all configure "$(amount configure)"
-# (compile's configured tree, when configure did not leave one, made
-# before compile's caches are dropped and its vmstat read, as configure's
-# run leaves it: configure's exits are not compile's cold frees)
-if { want "$(named compile)" || want "$(named backup_beside_compile)"; } && [ -x "$PROG/configure" ]; then
-	compile_tree >/dev/null || echo "hotcold: configure of the compile tree failed (compile fails below)"
-fi
 run compile all compile "$(amount compile)"
 run web all web "$(amount web)"
 run fileserver all fileserver "$(amount fileserver)"
 run sqlite all sqlite_queries "$(amount sqlite)"
 run backup_beside_compile all backup_beside_compile "$(amount backup_beside_compile)"
+run_queue
 pressure_down || failed pressure "the data's mount, loop device or balloon did not come down"
 rm -rf "$COMPILE_SRC"
 

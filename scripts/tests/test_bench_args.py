@@ -10,13 +10,21 @@ setting is checked, fails ("cannot open .../.lock").  A good value fails
 there, a bad one that got past its check too, with the wrong message.
 The environment is PATH and BUILD only (and no bytecode written, as
 scripts/tests/run.py): no setting of the caller's leaks in."""
+import contextlib
+import io
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from hcreport import plan  # noqa: E402
+
 # what a run that passed every check fails with
 PASSED = "FAILED: cannot open "
 WAYS = "expected 0, 1, 2, 4, 8, 16, 32 or 64"
@@ -37,8 +45,28 @@ def bench(**settings):
         tmp.cleanup()
 
 
+def check(**settings):
+    """bench/report.py plan check, in this process (bench.sh's first
+    step, which checks every setting but BIG_MB): (status, its output)"""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = plan.main(["check"], dict(settings))
+    return rc, out.getvalue() + err.getvalue()
+
+
 class Refusals(unittest.TestCase):
+    """A setting refused or passed by the plan's check; E2E (bench.sh
+    itself, slower) for the settings bench.sh checks before the plan
+    (BIG_MB), and to show that bench.sh stops at the plan's refusal
+    with nothing written and goes on (to its lock) after a pass"""
+    E2E = ("BIG_MB",)
+
     def assert_refused(self, says, **settings):
+        if not any(k in self.E2E for k in settings):
+            rc, err = check(**settings)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("FAILED: " + says if "=" in says.split(":")[0] else says, err)
+            return
         p, files, out = bench(**settings)
         err = p.stdout + p.stderr
         self.assertNotEqual(p.returncode, 0, err)
@@ -48,9 +76,26 @@ class Refusals(unittest.TestCase):
         self.assertFalse(out, "build/bench was made")
 
     def assert_passes(self, **settings):
+        if not any(k in self.E2E for k in settings):
+            rc, err = check(**settings)
+            self.assertEqual(rc, 0, err)
+            return
         p, files, out = bench(**settings)
         self.assertIn(PASSED, p.stdout + p.stderr)
         self.assertEqual(files, [])
+
+
+class EndToEnd(Refusals):
+    """through scripts/bench.sh"""
+    E2E = ("CONFIGS", "QUICK", "MODES", "HOTCOLD_KERNEL", "WORKLOADS")
+
+    def test_a_refusal_stops_bench_sh_with_nothing_written(self):
+        self.assert_refused("unknown configuration 'bogus'", CONFIGS="vanilla bogus")
+        self.assert_refused("HOTCOLD_KERNEL=x: run-guest.sh's override", HOTCOLD_KERNEL="x")
+
+    def test_a_pass_goes_on_to_the_lock(self):
+        self.assert_passes(QUICK="1")
+        self.assert_passes(MODES="")
 
 
 class BenchConfigs(Refusals):
@@ -196,12 +241,50 @@ class BenchSettings(Refusals):
                            RUN_NAME="v3_rc1-full.2", JOBS="1")
         self.assert_passes(RUN_NAME="", JOBS="")
 
+    def test_hosts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            empty, bad, good = (os.path.join(tmp, n) for n in ("empty", "bad", "good"))
+            with open(empty, "w") as f:
+                f.write("# no login\n\n")
+            with open(bad, "w") as f:
+                f.write("4/host1\nhost2; rm -rf x\n")
+            with open(good, "w") as f:
+                f.write(":\n2/user@host1\n")
+            self.refused("HOSTS", (os.path.join(tmp, "none"), "cannot read it"),
+                         (empty, "no login in it"),
+                         (bad, "'host2; rm -rf x': expected [N/]HOST"))
+            self.assert_passes(HOSTS=good)
+
+    def test_run_seed(self):
+        says = "expected a whole number from 0 to 2^64-1"
+        self.refused("RUN_SEED", ("abc", says), ("-1", says), ("012", says),
+                     (str(2 ** 64), says), ("1.5", says))
+        self.assert_passes(RUN_SEED="0")
+        self.assert_passes(RUN_SEED="fixed")
+        self.assert_passes(RUN_SEED=str(2 ** 64 - 1))
+
+    def test_dry_run(self):
+        self.refused("DRY_RUN", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
+
+    def test_every_bad_value_is_named(self):
+        """one error line per bad value, all of them, nothing written"""
+        p, files, out = bench(MODES="bogus", SCALE="0", JOBS="x")
+        err = p.stdout + p.stderr
+        for says in ("MODES=bogus: expected", "SCALE=0: expected", "JOBS=x: expected"):
+            self.assertIn(says, err)
+        self.assertEqual(err.count("FAILED"), 3, err)
+        self.assertEqual(files, [])
+
     def test_every_setting_has_a_case(self):
         names = []
-        for script in ("bench.sh", "disk.sh"):
-            with open(os.path.join(ROOT, "scripts", script)) as f:
-                names += re.findall(r"^\s*setting_[a-z]+ ([A-Z0-9_]+)", f.read(), re.M)
-        self.assertGreaterEqual(len(names), 12)
+        with open(os.path.join(ROOT, "scripts", "disk.sh")) as f:
+            names += re.findall(r"^\s*setting_[a-z]+ ([A-Z0-9_]+)", f.read(), re.M)
+        with open(os.path.join(ROOT, "bench", "hcreport", "plan.py")) as f:
+            plan = f.read()
+        names += re.findall(r"\bs\.(?:int|choice|words|name)\(\"([A-Z0-9_]+)\"", plan)
+        names += re.findall(r"\bhosts_of\(s, s\.get\(\"([A-Z0-9_]+)\"", plan)
+        names += re.findall(r"\"(RUN_SEED)\"", plan)
+        self.assertGreaterEqual(len(names), 18)
         for name in names:
             self.assertTrue(hasattr(self, "test_" + name.lower()), "%s has no test" % name)
 

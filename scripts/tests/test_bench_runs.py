@@ -126,10 +126,13 @@ class BenchUsesIt(unittest.TestCase):
     and the build locked, and the plan names the run."""
 
     def test_out_is_the_run_directory(self):
-        sets = re.findall(r"^\s*OUT=.*$", BENCH, re.M)
+        sets = [s for s in re.findall(r"^\s*OUT=.*$", BENCH, re.M) if "bench_run_dir" in s]
         self.assertEqual(len(sets), 1, sets)
         self.assertIn('$(bench_run_dir "$BUILD/bench" "$RUN_NAME" ', sets[0])
         self.assertLess(BENCH.index("\nlock_build\n"), BENCH.index(sets[0]))
+        # (the dry run's plan goes elsewhere, never under build/bench)
+        others = [s for s in re.findall(r"^\s*OUT=.*$", BENCH, re.M) if s not in sets]
+        self.assertEqual([s.strip() for s in others], ["OUT=$BUILD/plan-dry-run"])
 
     def test_nothing_else_writes_to_build_bench(self):
         # every path under build/bench goes through $OUT (messages aside)
@@ -139,9 +142,12 @@ class BenchUsesIt(unittest.TestCase):
                                 "bench.sh:%d: %s" % (n, line))
 
     def test_the_plan_names_the_run(self):
-        self.assertIn('echo "run=${OUT##*/}"', BENCH)
-        self.assertIn('echo "bench_stamp=$BENCH_STAMP"', BENCH)
-        self.assertIn('BENCH_STAMP="patches=$(bench_inputs_hash) ', BENCH)
+        with open(os.path.join(ROOT, "bench/hcreport/plan.py")) as f:
+            plan = f.read()
+        self.assertIn('("run", run)', plan)
+        self.assertIn('("bench_stamp", stamp)', plan)
+        self.assertIn('"patches=%s scale=%d seeds=%s" % (\n        env.get("BENCH_INPUTS"', plan)
+        self.assertIn("BENCH_INPUTS=$(bench_inputs_hash) ", BENCH)
 
 
 class InputsHash(unittest.TestCase):
