@@ -5,6 +5,7 @@ boot of the run, one line each, before anything is built or booted.
 
 report.py plan check   checks every setting (one error line per bad
                        value, exit 1); on success prints the run seed
+                       and the run name
 report.py plan write DIR  the same checks, then writes DIR/plan (the
                        report's KEY=VALUE record), DIR/plan.sh (what the
                        shell scripts need, sourced), DIR/jobs (the
@@ -18,111 +19,11 @@ layout pads per round and each boot's workload order per round come from
 one run seed (RUN_SEED; drawn from os.urandom when unset), recorded in
 the plan, so that RUN_SEED=N make bench replays a run's boots exactly."""
 import os
-import shlex
-import subprocess
 import sys
 
-from . import configs, draws, workloads
+from . import configs, draws, planfiles, workloads
 from .configs import SelectError
-
-# the settings this program reads (the plan's command= names those set)
-SETTINGS = ("QUICK", "MODES", "CONFIGS", "WORKLOADS", "ROUNDS", "SECS", "SCALE", "DET_ROUNDS",
-            "ICOUNT_ROUNDS", "PROG_ROUNDS", "SWEEP_ROUNDS", "GEOMETRY", "L2WAYS", "L3WAYS",
-            "SHUFFLE", "BIG_MB", "RUN_NAME", "JOBS", "HOSTS", "RUN_SEED", "DRY_RUN")
-# the boot icount's rounds beyond DET_ROUNDS take (a fifth of a cachesim
-# boot's time; docs/decisions.md, "Eight rounds of instructions")
-ICOUNT_MORE = "mem"
-# the plugin takes a set-associative cache whose size over ways x 64-byte
-# lines is a power of two; every L2 and L3 here is one (0: fully
-# associative, capacity misses only)
-WAYS = ("0", "1", "2", "4", "8", "16", "32", "64")
-# the simulated machine and the CPU model whose CPUID describes it to the
-# guest (the exit threshold is its LLC slice)
-GEOMETRIES = {
-    "zen3": ("EPYC-Milan", "l1size=32768,l1ways=8,l2size=524288,l2ways=%(l2)s,"
-                           "l3size=33554432,l3ways=%(l3)s"),
-    "v1": ("max", "l1size=49152,l1ways=12,l2size=2097152,l2ways=%(l2)s"),
-}
-
-
-class Bad(Exception):
-    pass
-
-
-class Settings:
-    """The settings read from ENV, each checked; errors collects one line
-    per bad value, notes what the run changed and why."""
-
-    def __init__(self, env):
-        self.env, self.errors, self.notes = env, [], []
-
-    def get(self, name, default):
-        v = self.env.get(name, "")
-        return v if v != "" else default
-
-    def bad(self, text):
-        self.errors.append(text)
-
-    def int(self, name, lo, hi, default):
-        v = self.get(name, default)
-        if v.isdigit() and v.isascii() and not (len(v) > 1 and v[0] == "0") and \
-                len(v) <= len(str(hi)) and lo <= int(v) <= hi:
-            return int(v)
-        self.bad("%s=%s: expected a whole number from %d to %d" % (name, v, lo, hi))
-        return lo
-
-    def choice(self, name, words, default):
-        v = self.get(name, default)
-        if v in words:
-            return v
-        self.bad("%s=%s: expected %s" % (name, v, or_list(words)))
-        return words[0]
-
-    def words(self, name, words, default):
-        v = self.get(name, default)
-        got = v.split(" ")
-        got = [w for w in got if w != ""]
-        if got and all(w in words for w in got) and len(set(got)) == len(got) and \
-                not any(c in v for c in "\t\n"):
-            return got
-        self.bad("%s=%s: expected one or more of: %s (each once)" % (name, v, " ".join(words)))
-        return [words[0]]
-
-    def name(self, name, hi, default):
-        v = self.get(name, default)
-        ok = v and v.isascii() and v[0].isalnum() and len(v) <= hi and \
-            all(c.isalnum() or c in "._-" for c in v)
-        if ok:
-            return v
-        self.bad("%s=%s: expected a name of 1 to %d letters, digits, '.', '_' or '-', starting "
-                 "with a letter or digit" % (name, v, hi))
-        return "x"
-
-
-def or_list(words):
-    return words[0] if len(words) == 1 else "%s or %s" % (", ".join(words[:-1]), words[-1])
-
-
-def hosts_of(s, path):
-    """HOSTS: a file in GNU parallel's --sshloginfile format (a login a
-    line, [N/]HOST or [N/]USER@HOST, ':' this machine, # comments)"""
-    if not path:
-        return ""
-    try:
-        with open(path) as f:
-            lines = [x.strip() for x in f if x.strip() and not x.lstrip().startswith("#")]
-    except OSError as e:
-        s.bad("HOSTS=%s: cannot read it (%s) -- a file in GNU parallel's --sshloginfile "
-              "format, a login a line" % (path, e.strerror))
-        return ""
-    for x in lines:
-        if any(c in x for c in "'\"`$;&|<>\\"):
-            s.bad("HOSTS=%s: '%s': expected [N/]HOST, [N/]USER@HOST or ':' (this machine)" %
-                  (path, x))
-    if not lines:
-        s.bad("HOSTS=%s: no login in it -- a login a line ([N/]HOST, ':' this machine)" % path)
-    return os.path.abspath(path)
-
+from .settings import GEOMETRIES, ICOUNT_MORE, WAYS, Settings, hosts_of
 
 class Plan:
     """Every setting checked, the run's configurations, workloads and
@@ -336,169 +237,6 @@ class Plan:
         return draws.shuffled(self.run_seed, "%s %d" % (boot, r), names)
 
 
-def job_line(plan, points, mode, name, r, part):
-    """one deterministic boot: its tag, then KEY=VALUE words"""
-    row = plan.names[name]
-    f = row["kernel"]
-    shape = workloads.SHAPES.get(part, {})
-    tag = "%s-%s-%d-%s" % (mode, name, r, part)
-    append = ["page_alloc.shuffle=1"] if plan.shuffle else []
-    if row["append"] != "-":
-        append.append(row["append"])
-    words = [tag, "mode=" + mode, "config=" + name, "kernel=" + f,
-             "image=" + ("rounds/%s-%d" % (f, r) if plan.shuffle else "kernel-" + f),
-             "round=%d" % r, "boot=" + part, "vcpus=%d" % workloads.vcpus(part),
-             "seed=" + (plan.seed(r) or "-"),
-             "pad=" + (plan.pad(f, r, points).replace(" ", "/") or "-"),
-             "shape=" + (part if shape.get("named") == "yes" else "-"),
-             "disk=" + ("yes" if part == "disk" else "no"),
-             "programs=" + ("yes" if part in plan.prog_boots() else "no"),
-             "history=%d" % r]
-    words += ["append=" + a for a in append]
-    words.append("workloads=" + ",".join(plan.order(r, part, plan.boot_list(part))))
-    return " ".join(words)
-
-
-def det_jobs(plan, points):
-    """the deterministic boots in the order parallel starts them: the real
-    programs' boots first (the longest: with one of them last, one worker
-    would run it alone), each group in round order.  With icount and
-    cachesim both asked for, icount boots the base's round 1 only (its
-    check against cachesim's) and its rounds beyond DET_ROUNDS; every other
-    icount row is derived from a cachesim boot (bench-collect.sh)."""
-    modes = plan.det_modes()
-    both = "icount" in modes and "cachesim" in modes
-    keys = []
-    for mode in (["cachesim"] if both else modes):
-        for r in range(1, plan.det_rounds + 1):
-            runs = [(c, r) for c in plan.configs]
-            if r == 1 and plan.repeat:
-                runs.append((plan.repeat, 1))
-            for c, rr in runs:
-                keys += [(mode, c, rr, p) for p in plan.parts(c, rr)]
-        if both:
-            keys += [("icount", plan.base, 1, p) for p in plan.parts(plan.base, 1)]
-        if mode == "icount" or both:
-            for r in range(plan.det_rounds + 1, plan.icount_rounds + 1):
-                for c in plan.configs:
-                    keys += [("icount", c, r, p) for p in plan.parts(c, r) if p == ICOUNT_MORE]
-    progs = plan.prog_boots()
-    keys = [k for k in keys if k[3] in progs] + [k for k in keys if k[3] not in progs]
-    return [job_line(plan, points, *k) for k in keys]
-
-
-def wall_jobs(plan):
-    """wall mode's boots: rounds interleaved (A B C, A B C, ...), the base
-    twice per round with the repeat; the programs boot of their own, in
-    the programs set's configurations, the first PROG_ROUNDS rounds"""
-    if "wall" not in plan.modes:
-        return []
-    names = [c for c in plan.configs if plan.names[c]["modes"] != "fixed"]
-    if plan.repeat:
-        names.append(plan.repeat)
-    out = []
-    for r in range(1, plan.rounds + 1):
-        for c in names:
-            row = plan.names[c]
-            for part, wl in (("main", plan.wall_main), ("prog", plan.wall_prog)):
-                if not wl or (part == "prog" and (not plan.in_set(c, "programs") or
-                                                  r > plan.prog_rounds)):
-                    continue
-                words = ["wall-%s-%d-%s" % (c, r, part), "mode=wall", "config=" + c,
-                         "kernel=" + row["kernel"], "image=kernel-" + row["kernel"],
-                         "round=%d" % r, "boot=" + part,
-                         "programs=" + ("yes" if part == "prog" else "no")]
-                if row["append"] != "-":
-                    words.append("append=" + row["append"])
-                words.append("workloads=" + ",".join(plan.order(r, "wall-" + part, wl)))
-                out.append(" ".join(words))
-    return out
-
-
-def git(*args):
-    try:
-        return subprocess.run(["git", "-C", configs.ROOT] + list(args), capture_output=True,
-                              text=True, timeout=30)
-    except OSError:
-        return None
-
-
-def record(plan, env, points, run, date):
-    """the plan's KEY=VALUE lines (bench/hcreport/ingest.py load_plan reads
-    them; the report asks for a target's data only where the plan did)"""
-    geometry_cpu, sim = GEOMETRIES[plan.geometry]
-    sim %= {"l2": plan.l2ways, "l3": plan.l3ways}
-    asked = " ".join("%s=%s" % (k, shlex.quote(env[k])) for k in SETTINGS
-                     if env.get(k) and k != "RUN_SEED")
-    head = git("rev-parse", "--short", "HEAD")
-    dirty = git("diff", "--quiet", "HEAD", "--")
-    commit = head.stdout.strip() if head and head.returncode == 0 else "unknown"
-    if dirty is not None and dirty.returncode != 0:
-        commit += " (with uncommitted changes)"
-    seeds = [plan.seed(r) for r in range(1, plan.icount_rounds + 1)] if plan.shuffle else []
-    stamp = "patches=%s scale=%d seeds=%s" % (
-        env.get("BENCH_INPUTS", "unknown"), plan.scale,
-        draws.scheme_hash(plan.run_seed, points) if plan.shuffle else "off")
-    return [("modes", " ".join(plan.modes)), ("configs", " ".join(plan.configs)),
-            ("repeat", "1" if plan.repeat else "0"), ("det_rounds", plan.det_rounds),
-            ("icount_rounds", "%d %s" % (plan.icount_rounds, ICOUNT_MORE)),
-            ("prog_rounds", plan.prog_rounds), ("sweep_rounds", plan.sweep_rounds),
-            ("shuffle", "1" if plan.shuffle else "0"), ("run_seed", plan.run_seed),
-            ("det_seeds", " ".join(seeds)), ("workloads", " ".join(plan.det_list)),
-            ("sweep_configs", " ".join(configs.names(sets="sweeps"))),
-            ("geometry", "%s cpu=%s sim=%s" % (plan.geometry, geometry_cpu, sim)),
-            ("run", run), ("date", date), ("commit", commit),
-            ("command", "RUN_SEED=%s %smake bench" % (plan.run_seed, asked + " " if asked else "")),
-            ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts)]
-
-
-def shell_vars(plan, rec):
-    """what scripts/bench*.sh need, as NAME=VALUE lines they source"""
-    r = dict(rec)
-    cpu, sim = r["geometry"].split(" cpu=")[1].split(" sim=")
-    det = plan.det_modes()
-    turns = any(plan.boot_list(b) for b in workloads.SHAPES) and bool(det)
-    progs = ("wall" in plan.modes and plan.wall_prog) or \
-        (det and any(plan.boot_list(b) for b in plan.prog_boots()))
-    v = {"MODES": " ".join(plan.modes), "QUICK": "1" if plan.quick else "0",
-         "SHUFFLE": r["shuffle"], "SCALE": plan.scale, "SECS": plan.secs,
-         "DET": "1" if det else "0", "CACHESIM": "1" if "cachesim" in plan.modes else "0",
-         "BOTH": "1" if "icount" in det and "cachesim" in det else "0",
-         "WALL": "1" if "wall" in plan.modes else "0",
-         "FLAVOURS": " ".join(plan.flavours()), "LAYOUT_ROUNDS": plan.icount_rounds,
-         "GUEST_CPU": cpu, "SIM_ARGS": sim, "BASE": plan.base,
-         "PROGRAMS": "1" if progs else "0", "TURNS": "1" if turns else "0",
-         "BOOT_ORDER": " ".join(("mem", "disk") + tuple(workloads.SHAPES) + ("prog", "sweep")),
-         "JOBS": plan.jobs, "HOSTS": plan.hosts, "RUN_SEED": plan.run_seed,
-         "BENCH_STAMP": r["bench_stamp"]}
-    return ["%s=%s" % (k, shlex.quote(str(x))) for k, x in v.items()]
-
-
-def layouts(plan, points):
-    if not plan.shuffle or not plan.det_modes():
-        return []
-    head = "kernel\tround\tpads (data,bss,mostly,percpu lines at %s)" % ",".join(points)
-    return [head] + ["%s\t%d\t%s" % (f, r, plan.pad(f, r, points))
-                     for f in plan.flavours() for r in range(1, plan.icount_rounds + 1)]
-
-
-def write(plan, env, out):
-    points = env.get("LAYOUT_POINTS", "fork filemap memblock open").split()
-    import time
-    now = int(env.get("RUN_T") or time.time())
-    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now))
-    rec = record(plan, env, points, os.path.basename(os.path.normpath(out)), date)
-    files = {"plan": ["%s=%s" % kv for kv in rec], "plan.sh": shell_vars(plan, rec),
-             "jobs": det_jobs(plan, points), "wall.jobs": wall_jobs(plan),
-             "layouts.tsv": layouts(plan, points)}
-    for name, lines in files.items():
-        if name == "layouts.tsv" and not lines:
-            continue
-        with open(os.path.join(out, name), "w") as f:
-            f.write("".join(x + "\n" for x in lines))
-    return 0
-
-
 USAGE = "usage: report.py plan check | report.py plan write DIR"
 
 
@@ -520,4 +258,4 @@ def main(args, env=None):
     if not os.path.isdir(args[1]):
         print("hotcold: settings: FAILED: %s: no such directory" % args[1], file=sys.stderr)
         return 1
-    return write(plan, env, args[1])
+    return planfiles.write(plan, env, args[1])

@@ -137,6 +137,34 @@ class Jobs(unittest.TestCase):
         self.assertTrue(all("localhost" in r[1] for r in self.joblog()[1:]), self.joblog())
 
 
+class DryRun(unittest.TestCase):
+    """make bench DRY_RUN=1: the plan, every line checked and listed (on
+    the HOSTS too), nothing built, booted or written under build/bench"""
+
+    def test_make_bench_dry_run_over_hosts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            hosts = os.path.join(tmp, "hosts")
+            with open(hosts, "w") as f:
+                f.write(":\n8/user@big.example\n")
+            build = os.path.join(tmp, "build")
+            p = subprocess.run(["bash", os.path.join(ROOT, "scripts/bench.sh")],
+                               env=dict(PATH=os.environ["PATH"], BUILD=build, QUICK="1",
+                                        DRY_RUN="1", HOSTS=hosts, JOBS="3", RUN_SEED="1",
+                                        PYTHONDONTWRITEBYTECODE="1"),
+                               capture_output=True, text=True, timeout=120)
+            out = p.stdout + p.stderr
+            self.assertEqual(p.returncode, 0, out)
+            self.assertFalse(os.path.exists(os.path.join(build, "bench")))
+            with open(os.path.join(build, "plan-dry-run", "jobs")) as f:
+                tags = [x.split(" ", 1)[0] for x in f.read().splitlines()]
+            self.assertTrue(tags)
+            for t in tags:
+                self.assertIn("scripts/bench-boot.sh %s/plan-dry-run '%s " % (build, t), out)
+            self.assertIn("%d boots checked, on the hosts of %s, 3 at a time per host; nothing "
+                          "booted" % (len(tags), hosts), out)
+            self.assertIn("RUN_SEED=1 replays it", out)
+
+
 def ssh_unavailable():
     """why a run through ssh to localhost cannot be tested here, or None"""
     if not shutil.which("ssh"):

@@ -142,7 +142,7 @@ class BenchUsesIt(unittest.TestCase):
                                 "bench.sh:%d: %s" % (n, line))
 
     def test_the_plan_names_the_run(self):
-        with open(os.path.join(ROOT, "bench/hcreport/plan.py")) as f:
+        with open(os.path.join(ROOT, "bench/hcreport/planfiles.py")) as f:
             plan = f.read()
         self.assertIn('("run", run)', plan)
         self.assertIn('("bench_stamp", stamp)', plan)
