@@ -40,13 +40,15 @@ failed_job() {
 	echo "boot $tag (line $seq of ${FILE#"$ROOT"/}) failed with exit status $code -- its log: ${LOGS#"$ROOT"/}/$kernel-bench-$tag.out; the job log: ${LOG#"$ROOT"/}"
 }
 
-# check_hosts: every host of HOSTS sees this checkout's boot script and
-# the run's directory at the same paths, or fail naming the hosts that
-# do not (before any boot starts)
+# check_hosts: every host of HOSTS answers and sees this checkout's boot
+# script and the run's directory at the same paths, or fail naming the
+# hosts that do not (before any boot starts)
 check_hosts() {
-	local bad
-	bad=$(parallel --nonall --tag --sshloginfile "$HOSTS" \
-		"test -x '$BOOT' && test -f '$OUT/plan.sh' && echo ok || echo missing" 2>&1 | grep -v '	ok$')
+	local out bad
+	out=$(parallel --nonall --tag --sshloginfile "$HOSTS" \
+		"test -x '$BOOT' && test -f '$OUT/plan.sh' && echo ok || echo missing" 2>"$OUT/hosts.err") ||
+		fail "HOSTS=$HOSTS: not every host answered: $(grep -v Warning "$OUT/hosts.err" | tr '\n' ';') -- ssh to each must work without a password"
+	bad=$(grep -v '	ok$' <<<"$out")
 	[ -z "$bad" ] ||
 		fail "HOSTS=$HOSTS: these hosts do not see ${BOOT#"$ROOT"/} or the run's directory ($OUT) at the same path: $(tr '\n' ';' <<<"$bad") -- share the checkout, build/ and build/bench (docs/bench.md, several machines)"
 }
@@ -78,7 +80,7 @@ if [ -n "$HOSTS" ]; then
 	opts+=(--sshloginfile "$HOSTS" --env BUILD)
 fi
 [ ! -t 2 ] || opts+=(--bar)
-where="${serial:+one at a time, }${HOSTS:+on the hosts of $HOSTS, }$([ -n "$serial" ] || echo "$JOBS at a time${HOSTS:+ per host}")"
+where="${serial:+one at a time, }${HOSTS:+on the hosts of $HOSTS, }$([ -n "$serial" ] || echo "$JOBS at a time${HOSTS:+ per host (N/HOST: N there)}")"
 if [ -n "$dry" ]; then
 	"$ROOT/scripts/bench-boot.sh" --check "$OUT" "$FILE" || exit 1
 	parallel --dry-run "${opts[@]}" -a "$FILE" "$BOOT" "$OUT" {} ||

@@ -52,7 +52,8 @@ class Jobs(unittest.TestCase):
             return [x.split(" ", 1)[0] for x in f.read().splitlines()]
 
     def jobs(self, *opts, **env):
-        e = dict(PATH=os.environ["PATH"], BUILD=os.path.join(self.tmp, "build"), **env)
+        e = dict(PATH=os.environ["PATH"], BUILD=os.path.join(self.tmp, "build"), HOME=self.tmp,
+                 **env)
         p = subprocess.run(["bash", os.path.join(ROOT, "scripts/bench-jobs.sh")] + list(opts) +
                            ["--boot", self.stub, self.run_dir, os.path.join(self.run_dir, "jobs")],
                            env=e, capture_output=True, text=True, timeout=120)
@@ -106,7 +107,7 @@ class Jobs(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.run_dir, "jobs.log")))
         for t in tags:
             self.assertEqual(out.count("%s '%s " % (self.run_dir, t)), 1, t)
-        self.assertIn("%d boots checked, on the hosts of %s, 2 at a time per host; nothing booted"
+        self.assertIn("%d boots checked, on the hosts of %s, 2 at a time per host (N/HOST: N there); nothing booted"
                       % (len(tags), hosts), out)
 
     def test_a_dry_run_refuses_a_line_that_is_not_the_plans(self):
@@ -120,6 +121,30 @@ class Jobs(unittest.TestCase):
         rc, out = self.jobs("--dry-run")
         self.assertEqual(rc, 1, out)
         self.assertIn("%s:3: not a boot of the plan's" % jobs, out)
+        self.assertEqual(self.ran(), [])
+
+    def test_over_a_hosts_file_of_this_machine(self):
+        """HOSTS with ':' alone (this machine, no ssh): the hosts are
+        checked for the boot script and the run's directory, then every
+        line runs once"""
+        hosts = os.path.join(self.tmp, "hosts")
+        with open(hosts, "w") as f:
+            f.write("# this machine\n2/:\n")
+        tags = self.plan(HOSTS=hosts)
+        rc, out = self.jobs()
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(sorted(self.ran()), sorted(tags))
+        self.assertIn("on the hosts of %s" % hosts, out)
+
+    def test_a_host_without_the_run_directory(self):
+        hosts = os.path.join(self.tmp, "hosts")
+        with open(hosts, "w") as f:
+            f.write(":\n")
+        self.plan(HOSTS=hosts)
+        os.chmod(self.stub, 0o644)
+        rc, out = self.jobs()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("these hosts do not see %s or the run's directory" % self.stub, out)
         self.assertEqual(self.ran(), [])
 
     def test_through_a_local_ssh_login(self):
@@ -148,7 +173,7 @@ class DryRun(unittest.TestCase):
                 f.write(":\n8/user@big.example\n")
             build = os.path.join(tmp, "build")
             p = subprocess.run(["bash", os.path.join(ROOT, "scripts/bench.sh")],
-                               env=dict(PATH=os.environ["PATH"], BUILD=build, QUICK="1",
+                               env=dict(PATH=os.environ["PATH"], BUILD=build, QUICK="1", HOME=tmp,
                                         DRY_RUN="1", HOSTS=hosts, JOBS="3", RUN_SEED="1",
                                         PYTHONDONTWRITEBYTECODE="1"),
                                capture_output=True, text=True, timeout=120)
@@ -160,8 +185,8 @@ class DryRun(unittest.TestCase):
             self.assertTrue(tags)
             for t in tags:
                 self.assertIn("scripts/bench-boot.sh %s/plan-dry-run '%s " % (build, t), out)
-            self.assertIn("%d boots checked, on the hosts of %s, 3 at a time per host; nothing "
-                          "booted" % (len(tags), hosts), out)
+            self.assertIn("%d boots checked, on the hosts of %s, 3 at a time per host (N/HOST: N "
+                          "there); nothing booted" % (len(tags), hosts), out)
             self.assertIn("RUN_SEED=1 replays it", out)
 
 
