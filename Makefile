@@ -17,6 +17,7 @@ help:
 	@echo "                     debug kernel, checkpatch); last line: N passed, N failed[, N skipped]"
 	@echo "  make bench         vanilla against the series (bench/configs.tsv); report in build/bench/latest/"
 	@echo "  make bench QUICK=1 the same, short"
+	@echo "  make bench DRY_RUN=1 [HOSTS=FILE]  the run's plan: every boot checked and listed, none booted"
 	@echo "  make unit          the harness's own tests, no kernel, no root, in seconds:"
 	@echo "                     Python unit tests, shellcheck, the cache model's host"
 	@echo "                     test; last line: N passed, N failed[, N skipped]"

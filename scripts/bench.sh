@@ -43,8 +43,10 @@ export JOBS_DEFAULT LAYOUT_POINTS
 # every setting checked (an error line per bad value); the run seed, drawn
 # here when RUN_SEED is unset, so that the plan written below is this one
 checked=$(python3 "$ROOT/bench/report.py" plan check) || exit 1
+# (RUN_SEED exported: the plan written below draws from it; RUN_NAME
+# not: the plan's command= names the settings as they were given)
 read -r RUN_SEED RUN_NAME <<<"$checked"
-export RUN_SEED RUN_NAME
+export RUN_SEED
 
 # plan_in DIR: the run's plan written to DIR (bench/report.py plan write)
 plan_in() {

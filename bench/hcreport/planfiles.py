@@ -26,7 +26,7 @@ def record(plan, env, points, run, date):
     geometry_cpu, sim = GEOMETRIES[plan.geometry]
     sim %= {"l2": plan.l2ways, "l3": plan.l3ways}
     asked = " ".join("%s=%s" % (k, shlex.quote(env[k])) for k in SETTINGS
-                     if env.get(k) and k != "RUN_SEED")
+                     if env.get(k) and k not in ("RUN_SEED", "DRY_RUN"))
     head = git("rev-parse", "--short", "HEAD")
     dirty = git("diff", "--quiet", "HEAD", "--")
     commit = head.stdout.strip() if head and head.returncode == 0 else "unknown"
