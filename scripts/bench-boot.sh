@@ -136,10 +136,10 @@ wall_boot() {
 		"$J_kernel" bench wall "$SECS" "${WL[@]}" || guest_failed "$out"
 	boot_state "$out"
 	sed -n 's/^hotcold-result \([a-z0-9_]*\) \([a-z_]*\)=\([0-9.]*\).*/\1,\2,'"$J_config,$J_round"',\3/p' \
-		"$out" >"$OUT/$TAG.csv"
+		"$out" >"$OUT/$TAG.csv" || fail "boot $TAG: cannot read its results from ${out#"$ROOT"/}"
 	awk -v c="$J_config" -v r="$J_round" '$1 == "hotcold-vmstat" {
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); print $2 "," c "," r "," kv[1] "," kv[2] } }' \
-		"$out" >"$OUT/$TAG.vm"
+		"$out" >"$OUT/$TAG.vm" || fail "boot $TAG: cannot read its pcp counters from ${out#"$ROOT"/}"
 }
 
 check=

@@ -149,6 +149,46 @@ class Boots(unittest.TestCase):
                 self.assertEqual("--extra-initrd" in given, archive)
                 self.assertIn("--no-disk", given)
 
+    def test_a_wall_boot(self):
+        """wall mode: timed (no -icount, no plugin, no seed), the programs
+        in a boot of their own with the archive"""
+        with open(os.path.join(self.rundir, "wall.jobs")) as f:
+            lines = {x.split(" ", 1)[0]: x for x in f.read().splitlines()}
+        self.assertEqual(lines, {}, "the run asked for no wall mode")
+        run = {k: v for k, v in RUN.items() if k != "ICOUNT_ROUNDS"}
+        run.update(MODES="wall", ROUNDS="2")
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(plan.main(["write", self.rundir], run), 0)
+        try:
+            with open(os.path.join(self.rundir, "wall.jobs")) as f:
+                lines = {x.split(" ", 1)[0]: x for x in f.read().splitlines()}
+            for tag in ("wall-vanilla-2-main", "wall-hotcold-1-prog"):
+                with self.subTest(boot=tag):
+                    kv = dict(w.split("=", 1) for w in lines[tag].split()[1:])
+                    for d in ("kernel-vanilla", "kernel-hotcold-bench"):
+                        os.makedirs(os.path.join(self.build, d, "arch/x86/boot"), exist_ok=True)
+                        open(os.path.join(self.build, d, "arch/x86/boot/bzImage"), "w").close()
+                    # (the guest's output, which a dry run does not write)
+                    out = os.path.join(self.build, "logs", "%s-bench-%s.out" % (kv["kernel"], tag))
+                    with open(out, "w") as f:
+                        f.write("hotcold-result web requests_per_s=5.5\n")
+                    rc, err = self.boot(None, lines[tag])
+                    self.assertEqual(rc, 0, err)
+                    with open(os.path.join(self.rundir, tag + ".csv")) as f:
+                        self.assertEqual(f.read(), "web,requests_per_s,%s,%s,5.5\n" % (
+                            kv["config"], kv["round"]))
+                    with open(os.path.join(self.tmp.name, "qemu", tag)) as f:
+                        argv = f.read().splitlines()
+                    with open(os.path.join(self.tmp.name, "args", tag)) as f:
+                        given = f.read().splitlines()
+                    self.assertNotIn("-icount", argv)
+                    self.assertEqual([a for a in argv if a.startswith("-plugin") or a == "-seed"], [])
+                    self.assertIn("hotcold.args=wall,1,%s" % kv["workloads"],
+                                  self.one(argv, "-append").split())
+                    self.assertEqual("--extra-initrd" in given, tag.endswith("-prog"))
+        finally:
+            self.write_plan(RUN)
+
     def test_each_boot_is_checked_for_its_vcpus(self):
         self.qemu("cachesim-nopcp-1-ccd4")
         with open(os.path.join(self.build, "boot_state.args")) as f:
