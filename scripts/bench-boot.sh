@@ -52,7 +52,7 @@ check_line() {
 	case $J_mode in wall | icount | cachesim) ;; *) why="$why; mode '$J_mode'" ;; esac
 	case $J_round in [1-9] | 1[0-9] | 20) ;; *) why="$why; round '$J_round'" ;; esac
 	[ "$TAG" = "$J_mode-$J_config-$J_round-$J_boot" ] || why="$why; the tag is not MODE-CONFIG-ROUND-BOOT"
-	case $J_image in "kernel-$J_kernel" | "rounds/$J_kernel-$J_round") ;; *) why="$why; image '$J_image' of kernel '$J_kernel'" ;; esac
+	case $J_image in "kernel-$J_kernel$(config_suffix)" | "rounds/$J_kernel$(config_suffix)-$J_round") ;; *) why="$why; image '$J_image' of kernel '$J_kernel'" ;; esac
 	[ "$J_seed" = - ] || [[ $J_seed =~ ^[1-9][0-9]{0,17}$ ]] || why="$why; seed '$J_seed'"
 	[ "$J_pad" = - ] || layout_cflags "${J_pad//\// }" >/dev/null || why="$why; pad '$J_pad'"
 	case $J_vcpus in [1-8]) ;; *) why="$why; vcpus '$J_vcpus'" ;; esac

@@ -508,7 +508,7 @@ layout_cflags() {
 # vmlinux and mm/page_alloc.o (what bench-boot.sh and report.py
 # lock-sites read) and pad (its pads)
 round_kernel_dir() {
-	echo "$BUILD/rounds/$1-$2"
+	echo "$BUILD/rounds/$1$(config_suffix)-$2"
 }
 
 # bench_inputs_hash: 12 hex digits of the files a det.csv row's figures

@@ -17,7 +17,7 @@ def job_line(plan, points, mode, name, r, part):
     if row["append"] != "-":
         append.append(row["append"])
     words = [tag, "mode=" + mode, "config=" + name, "kernel=" + f,
-             "image=" + ("rounds/%s-%d" % (f, r) if plan.shuffle else "kernel-" + f),
+             "image=" + plan.image(f, r if plan.shuffle else None),
              "round=%d" % r, "boot=" + part, "vcpus=%d" % workloads.vcpus(part),
              "seed=" + (plan.seed(r) or "-"),
              "pad=" + (plan.pad(f, r, points).replace(" ", "/") or "-"),
@@ -76,7 +76,7 @@ def wall_jobs(plan):
                                                   r > plan.prog_rounds)):
                     continue
                 words = ["wall-%s-%d-%s" % (c, r, part), "mode=wall", "config=" + c,
-                         "kernel=" + row["kernel"], "image=kernel-" + row["kernel"],
+                         "kernel=" + row["kernel"], "image=" + plan.image(row["kernel"]),
                          "round=%d" % r, "boot=" + part,
                          "programs=" + ("yes" if part == "prog" else "no")]
                 if row["append"] != "-":

@@ -47,6 +47,9 @@ class Plan:
         self.l2ways = s.choice("L2WAYS", WAYS, "0")
         self.l3ways = s.choice("L3WAYS", WAYS, "0")
         self.shuffle = s.choice("SHUFFLE", ("0", "1"), "1") == "1"
+        # what every kernel's configuration starts from (scripts/lib.sh):
+        # distro's kernels live in directories of their own
+        self.config_base = s.choice("CONFIG_BASE", ("lean", "distro"), "lean")
         self.run_name = s.name("RUN_NAME", 40, "quick" if self.quick else "bench")
         self.jobs = s.int("JOBS", 1, 64, env.get("JOBS_DEFAULT") or "1")
         if self.jobs > (len(os.sched_getaffinity(0)) or 1):
@@ -225,6 +228,13 @@ class Plan:
         return out
 
     # ---- the draws ----
+    def image(self, flavour, r=None):
+        """the directory under build/ a boot of FLAVOUR's kernel boots:
+        as built, or relinked at round R's pads (scripts/lib.sh's
+        kernel_dir and round_kernel_dir)"""
+        f = flavour + ("" if self.config_base == "lean" else "-" + self.config_base)
+        return "kernel-" + f if r is None else "rounds/%s-%d" % (f, r)
+
     def seed(self, r):
         return draws.qemu_seed(self.run_seed, r) if self.shuffle else ""
 

@@ -46,7 +46,8 @@ def record(plan, env, points, run, date):
             ("geometry", "%s cpu=%s sim=%s" % (plan.geometry, geometry_cpu, sim)),
             ("run", run), ("date", date), ("commit", commit),
             ("command", "RUN_SEED=%s %smake bench" % (plan.run_seed, asked + " " if asked else "")),
-            ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts)]
+            ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts),
+            ("config_base", plan.config_base)]
 
 
 def shell_vars(plan, rec):

@@ -263,6 +263,10 @@ class BenchSettings(Refusals):
         self.assert_passes(RUN_SEED="fixed")
         self.assert_passes(RUN_SEED=str(2 ** 64 - 1))
 
+    def test_config_base(self):
+        self.refused("CONFIG_BASE", ("debian", "expected lean or distro"),
+                     ("Distro", "expected lean or distro"))
+
     def test_dry_run(self):
         self.refused("DRY_RUN", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
 

@@ -105,6 +105,18 @@ class Rounds(unittest.TestCase):
         self.assertEqual(len(set(layouts.values())), len(layouts))
         self.assertEqual({k for k, _ in layouts}, {"vanilla", "hotcold-bench", "single", "nopcp"})
 
+    def test_distro_kernels_boot_from_their_own_directories(self):
+        """CONFIG_BASE=distro: every image is a distro kernel's
+        (scripts/lib.sh's kernel_dir and round_kernel_dir), recorded"""
+        files = write(**dict(RUN, CONFIG_BASE="distro"))
+        for (mode, name, r, part), (kv, _) in boots(files).items():
+            self.assertEqual(kv["image"], "rounds/%s-distro-%d" % (self.kernel[name], r))
+        self.assertIn("config_base=distro", files["plan"])
+        self.assertIn("config_base=lean", self.files["plan"])
+        files = write(**dict(RUN, CONFIG_BASE="distro", SHUFFLE="0"))
+        self.assertEqual({kv["image"] for kv, _ in boots(files).values()},
+                         {"kernel-%s-distro" % self.kernel[n] for n in RUN["CONFIGS"].split()})
+
     def test_each_shape_its_vcpus_a_named_one_its_name(self):
         # (no workload of the table boots the disk today)
         want = {"mem": ("1", "-"), "2cpu": ("2", "-"), "ccd4": ("4", "ccd4"),
