@@ -6,12 +6,13 @@ import os
 import statistics
 import sys
 
-from . import charts, sweeps, workloads
+from . import charts, family, sweeps, workloads
 from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_OFF, InputError,
                      latency_text, load, load_all, load_plan, load_vm, prices_text)
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
                     sign_test, spread)
 from .targets import asked, det_targets, selected, significance, wall_targets
+from .verdicts import primary_lines
 
 def fmt(x):
     return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x
@@ -909,7 +910,10 @@ def report(outdir):
         with open(os.path.join(outdir, "report.md"), "w") as f:
             f.write("# make bench: no report\n\nFAILED: %s\n" % e)
         return refused(e)
-    lines = [INTRO] + workload_table()
+    lines = [INTRO]
+    if any(det.get(m) for m in ("icount", "cachesim")):
+        lines += primary_lines(det, family.primary_table(), family.sesoi_table(), BASE)[0]
+    lines += workload_table()
     lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
                                               plan["commit"] or "unknown",
                                               plan["command"] or "make bench"), ""]
