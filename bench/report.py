@@ -70,6 +70,14 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       tables the run read to DEST, a new
                                       directory: report.py report DEST
                                       renders it from them alone
+       report.py calibrate [--families N] [--seed S]
+                                      the primary family's verdicts
+                                      calibrated: N simulated null runs
+                                      (200) and N with a miss cost
+                                      planted, and the archived A/A
+                                      pairs; exit 1 when the false alarm
+                                      rate exceeds 5 % or the planted
+                                      cost is caught in under 90 %
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
@@ -145,7 +153,7 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import charts, configs, ingest, locks, plan, workloads  # noqa: E402,F401
+from hcreport import calibration, charts, configs, ingest, locks, plan, workloads  # noqa: E402,F401
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -177,6 +185,8 @@ def main():
         return plan.main(sys.argv[2:])
     if cmd == "lock-sites":
         return locks.main(sys.argv[2:])
+    if cmd == "calibrate":
+        return calibration.main(sys.argv[2:])
     if cmd == "calls" and len(sys.argv) == 2:
         print(" ".join(ingest.CALL_SYMS))
         return 0

@@ -29,11 +29,11 @@ Prior = collections.namedtuple("Prior", "d0 s02 cells")
 
 
 def digamma(x):
-    """psi(x) for x > 0: the recurrence up to 6, then the asymptotic series"""
+    """psi(x) for x > 0: the recurrence up to 10, then the asymptotic series"""
     if x <= 0:
         raise ValueError("digamma: %r" % x)
     acc = 0.0
-    while x < 6:
+    while x < 10:
         acc -= 1 / x
         x += 1
     x2 = 1 / (x * x)
@@ -42,11 +42,11 @@ def digamma(x):
 
 
 def trigamma(x):
-    """psi'(x) for x > 0: the recurrence up to 6, then the asymptotic series"""
+    """psi'(x) for x > 0: the recurrence up to 10, then the asymptotic series"""
     if x <= 0:
         raise ValueError("trigamma: %r" % x)
     acc = 0.0
-    while x < 6:
+    while x < 10:
         acc += 1 / (x * x)
         x += 1
     x2 = 1 / (x * x)

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The primary family's verdicts: the special functions, the moderation's
+prior (a case worked by hand, a simulated set with d0 and s0 known), the
+family tables' refusals, the three-way verdicts with Holm, and the
+calibration (simulated null and planted runs: its rates must be met)."""
+import math
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from hcreport import calibration, family, moderate, verdicts  # noqa: E402
+from hcreport.tables import TableError  # noqa: E402
+
+
+class SpecialFunctions(unittest.TestCase):
+    def test_known_values(self):
+        g = moderate.EULER
+        self.assertAlmostEqual(moderate.digamma(1), -g, places=12)
+        self.assertAlmostEqual(moderate.digamma(0.5), -g - 2 * math.log(2), places=12)
+        self.assertAlmostEqual(moderate.trigamma(1), math.pi ** 2 / 6, places=12)
+        self.assertAlmostEqual(moderate.trigamma(0.5), math.pi ** 2 / 2, places=12)
+        # psi(x + 1) = psi(x) + 1 / x across the series' switch at 10
+        for x in (0.3, 2.5, 9.9, 10.1, 40.0):
+            self.assertAlmostEqual(moderate.digamma(x + 1), moderate.digamma(x) + 1 / x, 12)
+            self.assertAlmostEqual(moderate.trigamma(x + 1), moderate.trigamma(x) - 1 / x ** 2, 12)
+
+    def test_trigamma_inverse(self):
+        for x in (0.01, 0.5, 1, 3.7, 250):
+            self.assertAlmostEqual(moderate.trigamma_inverse(moderate.trigamma(x)) / x, 1, 9)
+        with self.assertRaises(ValueError):
+            moderate.trigamma_inverse(0)
+
+
+class Prior(unittest.TestCase):
+    def test_by_hand(self):
+        """three cells on 2 df with log s^2 = a - b, a, a + b, b^2 = pi^2/3:
+        e = log s^2 + gamma, their sample variance b^2, less trigamma(1) =
+        pi^2/6 leaves pi^2/6 = trigamma(1), so d0 / 2 = 1, and s0^2 =
+        exp(mean e + digamma(1)) = exp(a)"""
+        a, b = math.log(0.01), math.pi / math.sqrt(3)
+        p = moderate.fit_prior([(math.exp(a - b), 2), (math.exp(a), 2), (math.exp(a + b), 2)])
+        self.assertAlmostEqual(p.d0, 2, places=8)
+        self.assertAlmostEqual(p.s02, 0.01, places=10)
+        s2, df = moderate.posterior(math.exp(a + b), 2, p)
+        self.assertAlmostEqual(s2, (2 * 0.01 + 2 * math.exp(a + b)) / 4, places=12)
+        self.assertAlmostEqual(df, 4, places=8)
+        # a cell with every round alike still has a variance
+        self.assertAlmostEqual(moderate.posterior(0.0, 2, p)[0], 0.005, places=12)
+
+    def test_no_spread_beyond_sampling(self):
+        """cells whose variances agree more than sampling allows: d0
+        infinite, every cell takes s0^2"""
+        p = moderate.fit_prior([(0.04, 5)] * 4)
+        self.assertTrue(math.isinf(p.d0))
+        self.assertEqual(moderate.posterior(0.09, 5, p), (p.s02, math.inf))
+
+    def test_simulated(self):
+        """sigma^2 ~ d0 s0^2 / chi^2(d0), s^2 ~ sigma^2 chi^2(d) / d: the
+        estimates come back near d0 = 6, s0^2 = 0.0004"""
+        rng = random.Random(7)
+        cells = []
+        for i in range(4000):
+            sigma2 = 6 * 0.0004 / rng.gammavariate(3, 2)
+            d = 2 + i % 6
+            cells.append((sigma2 * rng.gammavariate(d / 2, 2) / d, d))
+        p = moderate.fit_prior(cells)
+        self.assertLess(abs(p.d0 - 6), 1.2, p)
+        self.assertLess(abs(p.s02 / 0.0004 - 1), 0.06, p)
+
+    def test_too_few_cells(self):
+        self.assertIsNone(moderate.fit_prior([(0.1, 2), (0.2, 2)]))
+
+
+PRIMARY_OK = "x\tcachesim\tmem\thotcold\tvanilla\n"
+
+
+class Tables(unittest.TestCase):
+    def test_committed(self):
+        cells = family.primary_table()
+        self.assertTrue(30 <= len(cells) <= 40, len(cells))
+        self.assertEqual(family.sesoi_table()["insn1"].sesoi, 0.0025)
+
+    def parse(self, text):
+        return family.parse_primary("# comment\n" + text, family.sesoi_table(), "p.tsv",
+                                    wls={"x"}, cfgs={"vanilla", "hotcold"})
+
+    def test_refused(self):
+        self.assertEqual(len(self.parse(PRIMARY_OK)), 1)
+        for line, says in (("y\tcachesim\tmem\thotcold\tvanilla", "p.tsv:2: workload 'y'"),
+                           ("x\twall\tmem\thotcold\tvanilla", "p.tsv:2: mode 'wall'"),
+                           ("x\ticount\tmem\thotcold\tvanilla", "p.tsv:2: metric 'mem'"),
+                           ("x\tcachesim\trate\thotcold\tvanilla", "metric 'rate'"),
+                           ("x\tcachesim\tmem\thotcould\tvanilla", "config 'hotcould'"),
+                           ("x\tcachesim\tmem\thotcold\tvanila", "base 'vanila'"),
+                           ("x\tcachesim\tmem\tvanilla\tvanilla", "against itself"),
+                           ("x\tcachesim\tmem\thotcold", "columns")):
+            with self.assertRaises(TableError) as e:
+                self.parse(line + "\n")
+            self.assertIn(says, str(e.exception))
+        with self.assertRaises(TableError) as e:
+            self.parse(PRIMARY_OK * 2)
+        self.assertIn("p.tsv:3: listed twice", str(e.exception))
+
+    def test_sesoi_refused(self):
+        for text, says in (("insn1\tinstructions\t0\n", "sesoi '0'"),
+                           ("l9m\tL9\t1\n", "metric 'l9m'"),
+                           ("l1m\tL1D\tone\n", "sesoi 'one'")):
+            with self.assertRaises(TableError) as e:
+                family.parse_sesoi(text, "s.tsv")
+            self.assertIn("s.tsv:1: " + says, str(e.exception))
+
+
+def run_det(cells_logs, events=1e4):
+    """a det of one mode: {workload: [per-round log ratios]} of 'hc' over
+    'vanilla' on mem"""
+    det = {"cachesim": {}}
+    for wl, logs in cells_logs.items():
+        det["cachesim"][wl] = {
+            "vanilla": {"rounds": {r: {"mem": events, "ops": 1} for r in range(1, len(logs) + 1)}},
+            "hc": {"rounds": {r: {"mem": events * math.exp(x), "ops": 1}
+                              for r, x in enumerate(logs, 1)}}}
+    return det
+
+
+def cell(wl):
+    return family.Cell(wl, "cachesim", "mem", "hc", "vanilla", "t")
+
+
+class Verdicts(unittest.TestCase):
+    SESOI = {"mem": family.Sesoi("memory accesses", 0.05)}
+
+    def judge(self, logs, background=(), events=1e4):
+        det = run_det({**logs, **{"bg%d" % i: x for i, x in enumerate(background)}}, events)
+        js, _ = verdicts.family_verdicts(det, [cell(w) for w in logs], self.SESOI, "vanilla")
+        return {j.cell.workload: j for j in js}
+
+    BG = [[0.01 * math.sin(i + k) for k in range(6)] for i in range(20)]
+
+    def test_four_words(self):
+        js = self.judge({"worse": [0.30, 0.31, 0.29, 0.30, 0.32, 0.28],
+                         "better": [-0.30, -0.31, -0.29, -0.30, -0.32, -0.28],
+                         "equivalent": [0.001, -0.002, 0.0, 0.002, -0.001, 0.0],
+                         "inconclusive": [0.05, 0.06, 0.04, 0.05, 0.07, 0.03]}, self.BG)
+        for w, j in js.items():
+            self.assertEqual(j.verdict, w, j)
+            self.assertLessEqual(j.p_adj, 1)
+
+    def test_no_verdict(self):
+        js = self.judge({"three": [0.30, 0.31, 0.29], "same": [0.3] * 6}, self.BG)
+        self.assertIsNone(js["three"].verdict)
+        self.assertIn("3 rounds, below 4", js["three"].why)
+        # every round alike: the prior's variance, never a zero-width interval
+        self.assertLess(js["same"].lo, js["same"].est)
+        self.assertEqual(js["same"].verdict, "worse")
+        js = self.judge({"few": [0.3] * 6}, self.BG, events=40)
+        self.assertIsNone(js["few"].verdict)
+        self.assertIn("too few events", js["few"].why)
+
+    def test_holm(self):
+        adj = verdicts.holm([0.01, 0.04, 0.03, 0.005])
+        for got, want in zip(adj, [0.03, 0.06, 0.06, 0.02]):
+            self.assertAlmostEqual(got, want)
+
+    def test_t_sf(self):
+        self.assertAlmostEqual(verdicts.t_sf(4.3027, 2), 0.025, places=5)
+        self.assertAlmostEqual(verdicts.t_sf(-4.3027, 2), 0.975, places=5)
+        self.assertAlmostEqual(verdicts.t_sf(1.959964, math.inf), 0.025, places=6)
+
+
+class Calibration(unittest.TestCase):
+    """the fast calibration: 30 null runs and 30 planted, sds from three
+    archived runs"""
+
+    @classmethod
+    def setUpClass(cls):
+        runs = ("20261207-v3-icount8", "20261207-v3-default", "20261206-v3-smp-programs")
+        cls.sds, cls.pools = calibration.archive_sds(
+            [os.path.join(calibration.RESULTS, r, "det.csv") for r in runs])
+
+    def test_rates(self):
+        r = calibration.run(30, 3, sds=self.sds, pools=self.pools)
+        self.assertLessEqual(r.false_alarms, 0.05 * r.families, r)
+        self.assertGreaterEqual(r.detected, 0.9 * r.planted, r)
+        self.assertGreater(r.planted, 0, r)
+        self.assertTrue(0.9 <= r.covered / r.planted <= 0.99, r)
+        self.assertTrue(0.9 <= r.null_covered / r.null_cells <= 0.99, r)
+
+
+if __name__ == "__main__":
+    unittest.main()
