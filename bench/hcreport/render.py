@@ -33,7 +33,7 @@ def rfmt(r):
 
 
 def sfmt(per, c, key, higher_is_better=False):
-    """c's paired ratio to vanilla: geometric mean [95 % interval] verdict"""
+    """c's paired ratio to vanilla: geometric mean [95 % interval]"""
     return ifmt(paired_ratio(per, c, key), higher_is_better)
 
 
@@ -278,10 +278,9 @@ def rounds_text():
         "(scripts/bench.sh), and the report pairs the rounds by that number: each "
         "configuration's ratio to vanilla is the geometric mean of its per-round "
         "ratios, with a 95 %% interval (Student's t on the per-round log ratios, n - 1 "
-        "degrees of freedom) and a verdict: `better` or `worse` where the interval lies "
-        "wholly on one side of 1 (every figure here is a cost, lower is better, except "
-        "`rate`), `not resolved` where it holds 1, and `n/a` with one round (or a round "
-        "with 0 on one side).  The interval holds whether or not two kernels' round r "
+        "degrees of freedom; every figure here is a cost, lower is better, except "
+        "`rate`), and `n/a` with one round (or a round with 0 on one side); no verdict "
+        "word: only the primary family's cells carry one (its section, first).  The interval holds whether or not two kernels' round r "
         "share a boot state (each kernel also mixes its version and command line into "
         "its random numbers): the per-round ratios are independent either way.  "
         "Vanilla's spread: the geometric standard deviation of its rounds (how many in "
@@ -368,7 +367,7 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "missed the last level.  hotcold/hotcold-off compares one kernel "
             "binary with itself: only the allocator's decisions differ, not "
             "the code or the kernel's physical layout.  Values are vanilla's "
-            "medians; `memory` ratios with their 95 %% interval and verdict, the "
+            "medians; `memory` ratios with their 95 %% interval, the "
             "others the geometric mean alone (every metric's interval: the "
             "table of every metric below)." % (
                 any_row["geometry"], any_row["caches"] or "not reported"), "",
@@ -464,7 +463,7 @@ SEED = (("kernel compile", "+1-2 %", "compile"),
 def seed_steps(per, key):
     """nopcp -> vanilla, vanilla -> hotcold, nopcp -> hotcold: the later
     kernel's paired ratio to the earlier one's on KEY (per operation, a
-    cost: below 1 is less, and better), 95 % interval and verdict"""
+    cost: below 1 is less, and better), 95 % interval"""
     return [ifmt(paired_ratio(per, b, key, base=a), digits=3)
             for a, b in ((NO_LISTS, BASE), (BASE, SERIES), (NO_LISTS, SERIES))]
 
@@ -519,8 +518,8 @@ def seed_section(det, wall_data, vm=None):
              "one's: `nopcp` (bench-only: no per-CPU lists, every page through "
              "zone->lock, as in 2.5.44) to vanilla, vanilla to hotcold, and nopcp "
              "to hotcold; the geometric mean of the per-round ratios (rounds "
-             "paired: the same seed), its 95 % interval and verdict (below 1 is "
-             "less, and better; `not resolved`: the interval holds 1; `rounds`: "
+             "paired: the same seed) and its 95 % interval (below 1 is "
+             "less; `rounds`: "
              "how many the row rests on).  Instructions count each rep string "
              "instruction once; memory accesses and cycles are simulated (the "
              "cache model; cycles a model, RFO pricing).  Wall: each "
@@ -622,7 +621,7 @@ def widths_section(det, configs):
                 "counts summed (create-delete: a task per vCPU, each its own loops; "
                 "SDET: 8 scripts at once; compile: one build, make -jN).  Per operation: "
                 "vanilla's median, then each configuration's paired ratio to "
-                "vanilla, 95 % interval and verdict (below 1 is less; where vanilla "
+                "vanilla and 95 % interval (below 1 is less; where vanilla "
                 "counted none in a round, the configuration's own count per op).  "
                 "zone->lock holds: the page allocator's acquisitions of a zone's lock "
                 "(bench/hcreport/locks.py: every call site in mm/page_alloc.c, "
@@ -788,7 +787,7 @@ def summary(outdir):
     (cachesim, a model priced with bench/prices.tsv, under both store
     pricings) per op,
     vanilla's value and spread, and every configuration's paired ratio to
-    vanilla with its 95 % interval and verdict.  1, with the reason, when
+    vanilla with its 95 % interval.  1, with the reason, when
     det.csv has no cachesim rows or a file does not parse."""
     try:
         plan = load_plan(outdir)
@@ -845,7 +844,7 @@ def compare_lines(det, configs):
     """Every metric of every workload against vanilla: the rounds it rests
     on, vanilla's median and its spread over the rounds, the smallest
     ratio that spread lets the rounds resolve, and each configuration's
-    paired ratio with its 95 % interval and verdict (vanilla-layout's: the
+    paired ratio with its 95 % interval (vanilla-layout's: the
     layout A/A).  The table of the cover letter's first screen."""
     ic, cs = det.get("icount", {}), det.get("cachesim", {})
     if not ic and not cs:

@@ -107,7 +107,7 @@ def logs(per, c, key):
 
 def det_cell(per, c, key, higher):
     """one run's cell: vanilla's median (rounds), or c's paired ratio to
-    vanilla with its 95 % interval and verdict; None: not in the run;
+    vanilla with its 95 % interval; None: not in the run;
     NO_COHERENCE: a transfer count a model without coherence never had"""
     if not per or c not in per or BASE not in per:
         return None
@@ -140,7 +140,7 @@ def det_change(pa, pb, c, key, higher):
     a, b = point(pa, c, key), point(pb, c, key)
     if a is None or b is None or not a:
         return "-"
-    return "%.4f [n/a (a round with 0)] not resolved" % (b / a)
+    return "%.4f [n/a (a round with 0)]" % (b / a)
 
 
 def label(c):
@@ -279,11 +279,10 @@ def compare_runs(a, b):
         "Per workload, metric and configuration, run A's figure and run B's: vanilla's "
         "median over its rounds (how many in brackets), and each other configuration's "
         "ratio to vanilla in that run, the geometric mean of its per-round ratios with "
-        "its 95 % interval and verdict (as `report.py compare RUN`).  B/A: run B's "
+        "its 95 % interval (as `report.py compare RUN`).  B/A: run B's "
         "figure over run A's, the geometric mean of B's per-round values (or ratios) "
         "over A's, with a 95 % interval (Welch's t on the per-round logs: two runs' "
-        "rounds do not pair) and whether B is `better`, `worse` or `not resolved` "
-        "against A (lower is better but for `rate`).  Wall rows: medians and ratios of "
+        "rounds do not pair; no verdict word: lower is better but for `rate`).  Wall rows: medians and ratios of "
         "medians [min-max of the per-round ratios], and B/A without an interval "
         "(noise-bound).  `-`: not in that run.", "",
         "| workload | metric | configuration | run A | run B | B/A |",

@@ -111,14 +111,16 @@ def half_width(iv):
 
 
 def ifmt(iv, higher_is_better=False, digits=4):
-    """a cell: ratio [lo-hi] verdict; n/a (why) where there is no interval"""
+    """a cell: ratio [lo-hi]; n/a (why) where there is no interval.  No
+    verdict word: only the primary family's cells carry one
+    (verdicts.py); higher_is_better is kept for the callers' tables"""
     if iv is None or iv.ratio is None:
         return "-"
     r = "%.*f" % (digits, iv.ratio)
     if iv.lo is None:
-        return "%s [n/a (%s)] not resolved" % (r, iv.why)
+        return "%s [n/a (%s)]" % (r, iv.why)
     d = min(digits, 3)
-    return "%s [%.*f-%.*f] %s" % (r, d, iv.lo, d, iv.hi, verdict(iv, higher_is_better))
+    return "%s [%.*f-%.*f]" % (r, d, iv.lo, d, iv.hi)
 
 
 def point(per, c, key, base=BASE):
