@@ -12,8 +12,10 @@ OUTDIR/calibrate.txt from bench/calibrate, are printed beside them as a
 cross-check and price nothing).  The rounds pair: round r of every
 configuration boots with the same history (and seed), so each
 configuration's ratio to vanilla is the geometric mean of its per-round
-ratios with a 95 % interval (Student's t on the per-round log ratios)
-and a verdict, better, worse or not resolved (n/a with one round);
+ratios with a 95 % interval (Student's t on the per-round log ratios;
+n/a with one round), no verdict word; only the primary family's cells
+(bench/primary.tsv) get one (worse, better, equivalent, inconclusive:
+moderated variances, Holm; printed first, docs/bench.md "Verdicts");
 vanilla's spread over its rounds and the smallest ratio that spread lets
 the rounds resolve are printed for every metric.  Two A/A checks:
 vanilla's first round against the same boot repeated (vanilla-repeat:
