@@ -72,6 +72,12 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       tables the run read to DEST, a new
                                       directory: report.py report DEST
                                       renders it from them alone
+       report.py verdicts RUN [--min-rounds N] [WORKLOAD/MODE/METRIC/CONFIG/BASE...]
+                                      the primary family's verdicts for
+                                      RUN (report.md's first section);
+                                      --min-rounds (2-3) re-reads an
+                                      archived run, saying it is not the
+                                      rule; extra cells as estimates
        report.py calibrate [--families N] [--seed S]
                                       the primary family's verdicts
                                       calibrated: N simulated null runs
@@ -155,7 +161,8 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import calibration, charts, configs, ingest, locks, plan, workloads  # noqa: E402,F401
+from hcreport import (calibration, charts, configs, ingest, locks, plan, primary,  # noqa: E402,F401
+                      workloads)
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -189,6 +196,8 @@ def main():
         return locks.main(sys.argv[2:])
     if cmd == "calibrate":
         return calibration.main(sys.argv[2:])
+    if cmd == "verdicts":
+        return primary.main(sys.argv[2:])
     if cmd == "calls" and len(sys.argv) == 2:
         print(" ".join(ingest.CALL_SYMS))
         return 0

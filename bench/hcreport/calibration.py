@@ -165,26 +165,22 @@ def aa_nulls(paths=None, waive_rounds=False):
     cells = list({c._replace(config=LAYOUT, base=BASE, where="A/A") for c in
                   family.primary_table()})
     out = []
-    old = verdicts.MIN_ROUNDS
-    try:
-        verdicts.MIN_ROUNDS = 3 if waive_rounds else old
-        for path in paths:
-            d = os.path.dirname(path)
-            try:
-                det = load_all(d, load_plan(d))[0]
-            except InputError:
-                continue
-            if not any(LAYOUT in per for t in det.values() for per in t.values()):
-                continue
-            js, _ = verdicts.family_verdicts(det, cells, sesoi, BASE)
-            iv = [j for j in js if j.lo is not None]
-            out.append((os.path.basename(d), len(iv), sum(1 for j in js if j.verdict),
-                        ["%s %s %s %.4f" % (j.cell.workload, j.cell.metric, j.verdict,
-                                          math.exp(j.est))
-                         for j in js if j.verdict in ("better", "worse")],
-                        sum(1 for j in iv if not covers(j, 0.0))))
-    finally:
-        verdicts.MIN_ROUNDS = old
+    for path in paths:
+        d = os.path.dirname(path)
+        try:
+            det = load_all(d, load_plan(d))[0]
+        except InputError:
+            continue
+        if not any(LAYOUT in per for t in det.values() for per in t.values()):
+            continue
+        js, _ = verdicts.family_verdicts(det, cells, sesoi, BASE,
+                                         min_rounds=3 if waive_rounds else verdicts.MIN_ROUNDS)
+        iv = [j for j in js if j.lo is not None]
+        out.append((os.path.basename(d), len(iv), sum(1 for j in js if j.verdict),
+                    ["%s %s %s %.4f" % (j.cell.workload, j.cell.metric, j.verdict,
+                                      math.exp(j.est))
+                     for j in js if j.verdict in ("better", "worse")],
+                    sum(1 for j in iv if not covers(j, 0.0))))
     return out
 
 

@@ -12,7 +12,7 @@ from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_O
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
                     sign_test, spread)
 from .targets import asked, det_targets, selected, significance, wall_targets
-from .verdicts import primary_lines
+from .primary import primary_lines
 
 def fmt(x):
     return "%.0f" % x if abs(x) >= 1000 else "%.4g" % x

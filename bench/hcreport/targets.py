@@ -329,7 +329,10 @@ def power_check(t, det, plan):
         else:
             checked.append("%s %s" % (wl, ivtext(iv)))
             if verdict(iv) != "worse":
-                bad.append("%s %s (%s)" % (wl, ivtext(iv), verdict(iv)))
+                # (the side of 1 the interval lies on: no verdict word
+                # outside the primary family)
+                bad.append("%s %s (%s)" % (wl, ivtext(iv), "holds 1" if iv.lo <= 1 <= iv.hi
+                                           else "below 1"))
     for wl in shown:
         iv = paired_ratio(det.get("icount", {}).get(wl, {}), POWER, "insn")
         if iv is not None:

@@ -159,10 +159,11 @@ def judge(judgements, adjust=holm):
     return out
 
 
-def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True):
-    """[Judgement] of the family's CELLS in det (load_det's), the
+def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rounds=MIN_ROUNDS):
+    """([Judgement] of the family's CELLS in det (load_det's), the
     moderation's priors fitted per mode and class over every cell against
-    BASE (the A/A repeat's one round adds nothing)"""
+    BASE); min_rounds: the fewest rounds a verdict needs (MIN_ROUNDS: the
+    rule; lower only to re-read an archived run, saying so)"""
     pri = priors(det, cells, sesoi, lambda c: base if c != base else None) if moderate else {}
     out = []
     for cell in cells:
@@ -175,9 +176,8 @@ def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True):
             continue
         j = estimate(cell, logs, ev, pri.get((cell.mode, s.cls)), s.sesoi)
         why = None
-        if len(logs) < MIN_ROUNDS:
-            why = "%d round%s, below %d" % (len(logs), "s"[len(logs) == 1:],
-                                                         MIN_ROUNDS)
+        if len(logs) < min_rounds:
+            why = "%d round%s, below %d" % (len(logs), "s"[len(logs) == 1:], min_rounds)
         elif ev < MIN_EVENTS:
             why = "too few events (%.0f in a round)" % ev
         elif j.lo is None:
@@ -185,55 +185,3 @@ def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True):
         out.append(j._replace(why=why))
     return judge(out, adjust), pri
 
-
-def pct(x):
-    return "%+.2f" % (100 * x)
-
-
-def judgement_row(j):
-    """a table row of the primary printout"""
-    c = j.cell
-    head = "| %s | %s %s | %s/%s |" % (c.workload, c.mode, c.metric, c.config, c.base)
-    if j.logs is None:
-        return head + " - | - | - | - | - | %.2f %% | no verdict: %s | - |" % (
-            100 * j.sesoi, j.why)
-    iv = "n/a (no variance)" if j.lo is None else "%.4f-%.4f" % (math.exp(j.lo), math.exp(j.hi))
-    return head + " %d | %d, %s | %s | %.4f | %s | %.2f %% | %s | %s |" % (
-        len(j.logs), j.df, "%.1f" % j.df_mod if not math.isinf(j.df_mod) else "inf",
-        ", ".join(pct(x) for x in j.logs), math.exp(j.est), iv, 100 * j.sesoi,
-        j.verdict or "no verdict: " + j.why, "-" if j.p_adj is None else "%.2g" % j.p_adj)
-
-
-def prior_text(pri):
-    """the moderation's priors, one per mode and class"""
-    out = []
-    for (mode, cls), p in sorted(pri.items()):
-        if p is None:
-            continue
-        out.append("%s %s: d0 %s, s0 %.3f %% (%d cells)" % (
-            mode, cls, "inf" if math.isinf(p.d0) else "%.2f" % p.d0, 100 * math.sqrt(p.s02),
-            p.cells))
-    return "; ".join(out) or "none (fewer than 3 cells with two rounds in every class)"
-
-
-def primary_lines(det, cells, sesoi, base):
-    """the primary family's section of the report"""
-    js, pri = family_verdicts(det, cells, sesoi, base)
-    tested = sum(1 for j in js if j.verdict)
-    lines = ["## The primary family: verdicts", "",
-             "The %d cells of bench/primary.tsv, fixed before the run, each against its base, "
-             "rounds paired by number.  Per round the log ratio (%%); the estimate is their "
-             "geometric mean, the 95 %% interval a t interval on the moderated variance "
-             "(empirical Bayes over the run's cells of the same mode and metric class, "
-             "bench/hcreport/moderate.py; df: the cell's own n - 1, and the moderated d0 + "
-             "n - 1).  Verdicts (docs/bench.md, \"Verdicts\"): `worse` or `better` beyond "
-             "the SESOI (bench/sesoi.tsv), `equivalent` within it (TOST), else "
-             "`inconclusive`; Holm over the %d hypotheses of the %d cells tested (two each), "
-             "p adjusted.  No verdict word with fewer than %d rounds or below %d events in a "
-             "round on either side.  Every other interval in this report is an estimate "
-             "without a verdict." % (len(cells), 2 * tested, tested, MIN_ROUNDS, MIN_EVENTS),
-             "", "Priors: " + prior_text(pri) + ".", "",
-             "| workload | metric | ratio | n | df (own, moderated) | per round (log ratio %) "
-             "| estimate | 95 % interval | SESOI | verdict | Holm p |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    return lines + [judgement_row(j) for j in js] + [""], js

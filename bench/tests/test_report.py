@@ -701,14 +701,14 @@ class PowerCheck(unittest.TestCase):
 
     def test_no_cost_misses(self):
         rc, lines, err = self.run_with((1.0, 1.001, 0.999))
-        self.assertIn(": missed on pagefault_anon 1.000 [0.998-1.002] (not resolved)",
+        self.assertIn(": missed on pagefault_anon 1.000 [0.998-1.002] (holds 1)",
                       target(lines, "power check"))
         # a finding about the instrument, as the layout A/A's: the status holds
         self.assertEqual(rc, 0, err)
 
     def test_power_labelled_vanilla_misses(self):
         rc, lines, err = self.run_with((1.011, 1.009, 1.010), swap=True)
-        self.assertIn(": missed on pagefault_anon 0.990 [0.988-0.993] (better)",
+        self.assertIn(": missed on pagefault_anon 0.990 [0.988-0.993] (below 1)",
                       target(lines, "power check"))
 
     def test_one_round_is_not_run_where_more_were_asked_for(self):

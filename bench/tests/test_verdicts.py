@@ -6,6 +6,7 @@ calibration (simulated null and planted runs: its rates must be met)."""
 import math
 import os
 import random
+import subprocess
 import sys
 import unittest
 
@@ -168,6 +169,39 @@ class Verdicts(unittest.TestCase):
         self.assertAlmostEqual(verdicts.t_sf(4.3027, 2), 0.025, places=5)
         self.assertAlmostEqual(verdicts.t_sf(-4.3027, 2), 0.975, places=5)
         self.assertAlmostEqual(verdicts.t_sf(1.959964, math.inf), 0.025, places=6)
+
+
+REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "report.py")
+RUN_A = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "run-a")
+
+
+def cli(*args):
+    p = subprocess.run([sys.executable, "-B", REPORT] + list(args), capture_output=True,
+                       text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Command(unittest.TestCase):
+    def test_prints_the_family(self):
+        rc, out, _ = cli("verdicts", RUN_A, "exit_flood/cachesim/l2m/hotcold/vanilla")
+        self.assertEqual(rc, 0)
+        self.assertTrue(out.startswith("## The primary family: verdicts"), out[:200])
+        self.assertIn("| exit_flood | cachesim l2m | hotcold/vanilla | 3 |", out)
+        self.assertIn("no verdict: 3 rounds, below 4", out)
+        self.assertNotIn("lowered", out)
+
+    def test_refuses(self):
+        for args, says in ((("exit_flood/cachesim/l9m/hotcold/vanilla",), "metric 'l9m'"),
+                           (("--min-rounds", "1"), "--min-rounds '1'"),
+                           (("exit_flood/cachesim",), "expected WORKLOAD/MODE")):
+            rc, out, err = cli("verdicts", RUN_A, *args)
+            self.assertEqual((rc, out), (2, ""))
+            self.assertIn(says, err)
+
+    def test_calibrate_refuses_few_families(self):
+        rc, out, err = cli("calibrate", "--families", "5")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertIn("--families 5: fewer than 20", err)
 
 
 class Calibration(unittest.TestCase):

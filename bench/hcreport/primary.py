@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The primary family's printout (verdicts.py's judgements): the report's
+first section, and report.py verdicts RUN, which prints it for a run (an
+archived one too) with, on request, cells outside the family as
+estimates."""
+import math
+import sys
+
+from . import family
+from .ingest import BASE, InputError, load_all, load_plan
+from .tables import TableError
+from .verdicts import (MIN_EVENTS, MIN_ROUNDS, Judgement, estimate, family_verdicts,
+                       pair_logs)
+
+
+def pct(x):
+    return "%+.2f" % (100 * x)
+
+
+def judgement_row(j):
+    """a table row of the primary printout"""
+    c = j.cell
+    head = "| %s | %s %s | %s/%s |" % (c.workload, c.mode, c.metric, c.config, c.base)
+    if j.logs is None:
+        return head + " - | - | - | - | - | %.2f %% | no verdict: %s | - |" % (
+            100 * j.sesoi, j.why)
+    iv = "n/a (no variance)" if j.lo is None else "%.4f-%.4f" % (math.exp(j.lo), math.exp(j.hi))
+    return head + " %d | %d, %s | %s | %.4f | %s | %.2f %% | %s | %s |" % (
+        len(j.logs), j.df, "%.1f" % j.df_mod if not math.isinf(j.df_mod) else "inf",
+        ", ".join(pct(x) for x in j.logs), math.exp(j.est), iv, 100 * j.sesoi,
+        j.verdict or "no verdict: " + j.why, "-" if j.p_adj is None else "%.2g" % j.p_adj)
+
+
+def prior_text(pri):
+    """the moderation's priors, one per mode and class"""
+    out = []
+    for (mode, cls), p in sorted(pri.items()):
+        if p is None:
+            continue
+        out.append("%s %s: d0 %s, s0 %.3f %% (%d cells)" % (
+            mode, cls, "inf" if math.isinf(p.d0) else "%.2f" % p.d0, 100 * math.sqrt(p.s02),
+            p.cells))
+    return "; ".join(out) or "none (fewer than 3 cells with two rounds in every class)"
+
+
+def primary_lines(det, cells, sesoi, base, min_rounds=MIN_ROUNDS):
+    """the primary family's section of the report"""
+    js, pri = family_verdicts(det, cells, sesoi, base, min_rounds=min_rounds)
+    tested = sum(1 for j in js if j.verdict)
+    lines = ["## The primary family: verdicts", "",
+             "The %d cells of bench/primary.tsv, fixed before the run, each against its base, "
+             "rounds paired by number.  Per round the log ratio (%%); the estimate is their "
+             "geometric mean, the 95 %% interval a t interval on the moderated variance "
+             "(empirical Bayes over the run's cells of the same mode and metric class, "
+             "bench/hcreport/moderate.py; df: the cell's own n - 1, and the moderated d0 + "
+             "n - 1).  Verdicts (docs/bench.md, \"Verdicts\"): `worse` or `better` beyond "
+             "the SESOI (bench/sesoi.tsv), `equivalent` within it (TOST), else "
+             "`inconclusive`; Holm over the %d hypotheses of the %d cells tested (two each), "
+             "p adjusted.  No verdict word with fewer than %d rounds or below %d events in a "
+             "round on either side.  Every other interval in this report is an estimate "
+             "without a verdict.%s" % (
+                 len(cells), 2 * tested, tested, min_rounds, MIN_EVENTS,
+                 "" if min_rounds == MIN_ROUNDS else "  **The rule's %d rounds lowered to %d "
+                 "(report.py verdicts --min-rounds): not the rule's verdicts.**" % (
+                     MIN_ROUNDS, min_rounds)),
+             "", "Priors: " + prior_text(pri) + ".", "",
+             "| workload | metric | ratio | n | df (own, moderated) | per round (log ratio %) "
+             "| estimate | 95 % interval | SESOI | verdict | Holm p |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    return lines + [judgement_row(j) for j in js] + [""], js
+
+
+def extra_lines(det, cells, sesoi, base):
+    """cells outside the family: the same moderated interval (the priors
+    of the run), no verdict"""
+    _, pri = family_verdicts(det, cells, sesoi, base)
+    out = []
+    for cell in cells:
+        logs, ev = pair_logs(det.get(cell.mode, {}).get(cell.workload, {}), cell.config,
+                             cell.base, cell.metric)
+        if logs is None:
+            out.append(judgement_row(Judgement(cell, None, None, None, None, None, None, None,
+                                               None, sesoi[cell.metric].sesoi, None, ev, None)))
+            continue
+        s = sesoi[cell.metric]
+        j = estimate(cell, logs, ev, pri.get((cell.mode, s.cls)), s.sesoi)
+        out.append(judgement_row(j._replace(why="not in the family")))
+    return out
+
+
+USAGE = ("usage: report.py verdicts RUN [--min-rounds N] [WORKLOAD/MODE/METRIC/CONFIG/BASE...]\n"
+         "  the primary family's section for RUN; --min-rounds below 4 re-reads an archived\n"
+         "  run (said in the output: not the rule); each extra cell an estimate, no verdict")
+
+
+def parse_cells(args, sesoi):
+    """extra cells named WORKLOAD/MODE/METRIC/CONFIG/BASE; ValueError naming a bad one"""
+    out = []
+    for a in args:
+        f = a.split("/")
+        if len(f) != 5:
+            raise ValueError("%r: expected WORKLOAD/MODE/METRIC/CONFIG/BASE" % a)
+        try:
+            out += family.parse_primary("\t".join(f) + "\n", sesoi, path=a)
+        except TableError as e:
+            raise ValueError(str(e)) from None
+    return out
+
+
+def main(argv):
+    args = list(argv)
+    min_rounds = MIN_ROUNDS
+    try:
+        if "--min-rounds" in args:
+            k = args.index("--min-rounds")
+            v = args[k + 1] if k + 1 < len(args) else ""
+            if not v.isdigit() or not 2 <= int(v) <= MIN_ROUNDS:
+                raise ValueError("--min-rounds %r: expected 2 to %d" % (v, MIN_ROUNDS))
+            min_rounds = int(v)
+            del args[k:k + 2]
+        if not args:
+            raise ValueError("no run")
+        run, extra = args[0], parse_cells(args[1:], family.sesoi_table())
+        det = load_all(run, load_plan(run))[0]
+    except (ValueError, InputError) as e:
+        print("report.py: verdicts: %s\n%s" % (e, USAGE), file=sys.stderr)
+        return 2
+    lines, _ = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE,
+                             min_rounds)
+    if extra:
+        lines += ["Outside the family (estimates, no verdict):", "", lines[6], lines[7]]
+        lines += extra_lines(det, extra, family.sesoi_table(), BASE) + [""]
+    print("\n".join(lines))
+    return 0
