@@ -16,12 +16,13 @@ the two one-sided p values (rejected: worse or better by the sign), and
 equivalent).  At 5 % their rejection regions do not overlap, so a cell
 makes at most one claim; Holm runs over 2 x the cells that are tested."""
 import collections
+import functools
 import math
 import statistics
 
 from .family import MODE_METRICS
 from .moderate import fit_prior, posterior
-from .stats import beta_inc, t_quantile
+from .stats import beta_inc
 
 ALPHA = 0.05
 # no verdict word below these: a variance from 1-2 df is mostly luck,
@@ -45,11 +46,20 @@ def t_sf(x, df):
     return tail if x >= 0 else 1 - tail
 
 
+@functools.lru_cache(maxsize=None)
 def t975(df):
-    """the 0.975 quantile of t on DF (fractional or infinite)"""
+    """the 0.975 quantile of t on DF > 0 (fractional, below 1 too: a cell
+    of one round takes the prior's d0 alone; or infinite): bisection on
+    t_sf"""
     if math.isinf(df):
         return 1.959963984540054
-    return t_quantile(0.975, df)
+    lo, hi = 0.0, 2.0
+    while t_sf(hi, df) > 0.025:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1e-10 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if t_sf(mid, df) > 0.025 else (lo, mid)
+    return (lo + hi) / 2
 
 
 def pair_logs(per, c, base, key):

@@ -169,6 +169,11 @@ class Verdicts(unittest.TestCase):
         self.assertAlmostEqual(verdicts.t_sf(4.3027, 2), 0.025, places=5)
         self.assertAlmostEqual(verdicts.t_sf(-4.3027, 2), 0.975, places=5)
         self.assertAlmostEqual(verdicts.t_sf(1.959964, math.inf), 0.025, places=6)
+        # the t table's 0.975 quantiles, and df below 1 (one round and a
+        # prior of d0 < 1): t(0.5)'s is 161.4 (a Cauchy-like tail)
+        for df, q in ((1, 12.7062), (2, 4.3027), (5, 2.5706), (30, 2.0423)):
+            self.assertAlmostEqual(verdicts.t975(df), q, places=4)
+        self.assertAlmostEqual(verdicts.t_sf(verdicts.t975(0.4), 0.4), 0.025, places=9)
 
 
 REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "report.py")
