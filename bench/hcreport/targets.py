@@ -107,7 +107,7 @@ class Judged:
     round with 0 on one side)."""
 
     # an interval wider than this (hi/lo) cannot tell a 5 % effect from
-    # none: such a metric is not judged "met", it is "not resolved"
+    # none: such a metric is not judged "met", it is "too wide to judge"
     WIDE = 1.10
 
     def __init__(self, det=None):
@@ -126,8 +126,8 @@ class Judged:
         return True
 
     def report(self, t, text, plan, why_not_asked, what, chance, unit="metrics"):
-        """met on the metrics with an interval narrow enough (WIDE), not
-        resolved on the wider ones, missed on the bad ones (and
+        """met on the metrics with an interval narrow enough (WIDE), too
+        wide to judge on the wider ones, missed on the bad ones (and
         how many of them CHANCE, the share of intervals that exclude a true
         ratio of 1 on the side judged, would resolve with no difference
         anywhere); no interval at all: not in this run (DET_ROUNDS=1) or
@@ -137,13 +137,13 @@ class Judged:
         # a missed metric is judged whatever its width
         wide = [w for w in self.wide if not any(b.startswith(w + " ") for b in self.bad)]
         if wide:
-            na += ("; not resolved on %d (an interval wider than %.0f %%, which could "
+            na += ("; too wide to judge on %d (an interval wider than %.0f %%, which could "
                    "not tell a 5 %% difference from none: %s)" % (
                        len(wide), 100 * (self.WIDE - 1), ", ".join(wide[:10]) +
                        (" and %d more" % (len(wide) - 10) if len(wide) > 10 else "")))
         n = len(self.rounds) - len(wide)
         if n <= 0 and wide and not self.bad:
-            t.add(text, "not resolved" + na)
+            t.add(text, "too wide to judge" + na)
         elif n:
             t.add(text, ("met on %d %s (%s)" % (n, unit, self.each()) if not self.bad else
                          "missed on %s (%d of %d %s, %s; with no difference anywhere, "
