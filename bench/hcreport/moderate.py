@@ -5,9 +5,9 @@ differential expression").  Each cell's per-round log ratios give a
 sample variance s^2 on d = n - 1 degrees of freedom; the cells of one
 metric class in one run are taken as drawn from a scaled inverse
 chi-square prior, sigma^2 ~ d0 s0^2 / chi^2_d0, whose d0 and s0^2 are
-estimated by the method of moments on log s^2 (E log s^2 = log s0^2 +
-digamma(d0/2) - log(d0/2) + digamma(d/2) - log(d/2) ... , the variance of
-log s^2 the sum of the two trigammas).  A cell's posterior variance is
+estimated by the method of moments on log s^2 (E log s^2 = log s0^2 -
+digamma(d0/2) + log(d0/2) + digamma(d/2) - log(d/2), Var log s^2 =
+trigamma(d/2) + trigamma(d0/2)).  A cell's posterior variance is
 (d0 s0^2 + d s^2) / (d0 + d) on d0 + d degrees of freedom: never 0 while
 s0^2 > 0, and its t statistic has a t distribution on d0 + d df under
 the prior.  The special functions are here, standard library only."""
@@ -74,8 +74,8 @@ def trigamma_inverse(y):
 def fit_prior(cells):
     """Prior from CELLS, (s^2, d) pairs (d >= 1): limma's moments on
     log s^2.  None with fewer than 3 cells (no spread to estimate).  Each
-    e = log s^2 - digamma(d/2) + log(d/2) estimates log s0^2 + digamma(d0/2)
-    - log(d0/2); the sample variance of the e's less the mean of
+    e = log s^2 - digamma(d/2) + log(d/2) estimates log s0^2 - digamma(d0/2)
+    + log(d0/2); the sample variance of the e's less the mean of
     trigamma(d/2) estimates trigamma(d0/2)."""
     cells = [(s2, d) for s2, d in cells if d >= 1 and s2 >= 0]
     if len(cells) < 3:
