@@ -39,7 +39,10 @@ command -v python3 >/dev/null || fail "python3 missing -- apt-get install python
 # what the plan needs of the shell's side: JOBS's default (this host's
 # cores, or what its memory holds), the layout points the pads are for
 JOBS_DEFAULT=$(bench_workers)
-export JOBS_DEFAULT LAYOUT_POINTS
+# the previous run's plan: SUITE=auto boots the suite it did not
+# (resolved now, before this run becomes build/bench/latest)
+PREVIOUS_PLAN=$(readlink -f "$BUILD/bench/latest" 2>/dev/null)/plan
+export JOBS_DEFAULT LAYOUT_POINTS PREVIOUS_PLAN
 # every setting checked (an error line per bad value); the run seed, drawn
 # here when RUN_SEED is unset, so that the plan written below is this one
 checked=$(python3 "$ROOT/bench/report.py" plan check) || exit 1

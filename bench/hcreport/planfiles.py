@@ -26,7 +26,11 @@ def record(plan, env, points, run, date):
     geometry_cpu, sim = GEOMETRIES[plan.geometry]
     sim %= {"l2": plan.l2ways, "l3": plan.l3ways}
     asked = " ".join("%s=%s" % (k, shlex.quote(env[k])) for k in SETTINGS
-                     if env.get(k) and k not in ("RUN_SEED", "DRY_RUN"))
+                     if env.get(k) and k not in ("RUN_SEED", "DRY_RUN", "SUITE"))
+    # the suite as picked (SUITE=auto follows the previous run): a replay
+    # boots this one's
+    if env.get("SUITE") or plan.suite != "both":
+        asked = (asked + " " if asked else "") + "SUITE=" + plan.suite
     head = git("rev-parse", "--short", "HEAD")
     dirty = git("diff", "--quiet", "HEAD", "--")
     commit = head.stdout.strip() if head and head.returncode == 0 else "unknown"
@@ -47,7 +51,7 @@ def record(plan, env, points, run, date):
             ("run", run), ("date", date), ("commit", commit),
             ("command", "RUN_SEED=%s %smake bench" % (plan.run_seed, asked + " " if asked else "")),
             ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts),
-            ("config_base", plan.config_base)]
+            ("config_base", plan.config_base), ("suite", plan.suite)]
 
 
 def shell_vars(plan, rec):

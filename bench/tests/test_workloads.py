@@ -180,23 +180,30 @@ class RunSets(unittest.TestCase):
         self.assertEqual(self.run_("quick", "w3"), ["w3"])
         self.assertEqual(self.run_("default", "w3 w2 -w2"), ["w3"])
 
-    def lists(self, quick, listed):
+    def lists(self, quick, listed, suite=""):
         """the run's lists as the plan makes them (bench/hcreport/plan.py:
         the run's set, before the deterministic modes leave out the
         wall-only workloads), with the real table: (status, (the
         deterministic list, wall's), the errors)"""
-        p = plan.Plan({"QUICK": "1" if quick == "quick" else "0", "WORKLOADS": listed})
+        p = plan.Plan({"QUICK": "1" if quick == "quick" else "0", "WORKLOADS": listed,
+                       "SUITE": suite})
         if p.errors:
             return 1, ("", ""), "\n".join(p.errors)
         return 0, (" ".join(p.wall_list), " ".join(p.wall_list)), ""
 
     def test_the_harness_asks_the_default_set_of_the_real_table(self):
-        rc, (det_, wall_), err = self.lists("default", "")
+        rc, (det_, wall_), err = self.lists("default", "", suite="both")
         self.assertEqual(rc, 0, err)
         asked = workloads.names(runs="asked")
         self.assertTrue(asked, "no asked workload in bench/workloads.tsv to test with")
         self.assertEqual(det_.split(), [n for n in workloads.names() if n not in asked])
         self.assertEqual(wall_.split(), det_.split())
+        # the suites take turns: the first (no previous run) the programs,
+        # without the named shapes' workloads
+        rc, (det_, _), err = self.lists("default", "")
+        shapes = [n for b in ("ccd4", "ccd8", "ccd8prog") for n in workloads.names(boot=b)]
+        self.assertEqual(det_.split(), [n for n in workloads.names()
+                                        if n not in asked and n not in shapes])
         rc, (det_, _), err = self.lists("quick", "")
         self.assertEqual((rc, det_.split()), (0, workloads.names(runs="quick")), err)
         # an asked workload, named: it runs

@@ -152,23 +152,25 @@ class BenchSettings(Refusals):
     def test_icount_rounds(self):
         self.refused("ICOUNT_ROUNDS", ("x", "expected a whole number from 1 to 20"),
                      ("21", "expected a whole number from 1 to 20"),
-                     ("2", "below DET_ROUNDS=3, and the instructions have every round"))
+                     ("2", "below DET_ROUNDS=6, and the instructions have every round"))
         self.assert_refused("ICOUNT_ROUNDS=8: MODES (cachesim) has no icount",
                             MODES="cachesim", ICOUNT_ROUNDS="8")
-        # unset: 8, or DET_ROUNDS if more; QUICK's rounds its own, what
+        # unset: 10, or DET_ROUNDS if more; QUICK's rounds its own, what
         # ever was asked; as many as DET_ROUNDS change nothing, icount or not
         self.assert_passes(DET_ROUNDS="12")
         self.assert_passes(QUICK="1", ICOUNT_ROUNDS="8")
         self.assert_passes(QUICK="1", DET_ROUNDS="5", ICOUNT_ROUNDS="4")
         self.assert_passes(DET_ROUNDS="5", ICOUNT_ROUNDS="5")
-        self.assert_passes(MODES="cachesim", ICOUNT_ROUNDS="3")
+        self.assert_passes(MODES="cachesim", ICOUNT_ROUNDS="6")
+        self.assert_refused("ICOUNT_ROUNDS=3: below DET_ROUNDS=6", MODES="cachesim",
+                            ICOUNT_ROUNDS="3")
 
     def test_icount_rounds_without_their_boot(self):
         """no workload of the run in the boot that takes icount's rounds
         beyond DET_ROUNDS: DET_ROUNDS rounds, said when they were asked"""
         p, files, _ = bench(ICOUNT_ROUNDS="8", WORKLOADS="compile")
         self.assertIn("ICOUNT_ROUNDS=8: no workload of the run is in the boot that takes "
-                      "icount's rounds beyond DET_ROUNDS (mem) -- 3 rounds", p.stdout + p.stderr)
+                      "icount's rounds beyond DET_ROUNDS (mem) -- 6 rounds", p.stdout + p.stderr)
         self.assertIn(PASSED, p.stdout + p.stderr)
         p, files, _ = bench(ICOUNT_ROUNDS="8", WORKLOADS="pagefault_anon")
         self.assertNotIn("no workload of the run is in the boot", p.stdout + p.stderr)
@@ -266,6 +268,10 @@ class BenchSettings(Refusals):
     def test_config_base(self):
         self.refused("CONFIG_BASE", ("debian", "expected lean or distro"),
                      ("Distro", "expected lean or distro"))
+
+    def test_suite(self):
+        self.refused("SUITE", ("programs shapes", "expected auto, shapes, programs or both"),
+                     ("all", "expected auto, shapes, programs or both"))
 
     def test_dry_run(self):
         self.refused("DRY_RUN", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))

@@ -271,6 +271,50 @@ class OlderRuns(unittest.TestCase):
                              workloads.boot_workloads(part, RUN["WORKLOADS"].split()))
 
 
+class Suites(unittest.TestCase):
+    """SUITE: the machine shapes and the real programs take turns between
+    runs of the default workloads (docs/bench.md, "A run's budget")"""
+
+    def parts(self, files):
+        return {kv["boot"] for kv, _ in boots(files).values()}
+
+    def test_auto_boots_the_suite_the_previous_run_did_not(self):
+        with tempfile.TemporaryDirectory() as d:
+            prev = os.path.join(d, "plan")
+            with open(prev, "w") as f:
+                f.write("run=x\nsuite=programs\n")
+            files = write(RUN_SEED="7", PREVIOUS_PLAN=prev)
+            self.assertIn("suite=shapes", files["plan"])
+            self.assertTrue({"ccd4", "ccd8", "ccd8prog"} <= self.parts(files), self.parts(files))
+            self.assertNotIn("prog", self.parts(files))
+            with open(prev, "w") as f:
+                f.write("suite=shapes\n")
+            files = write(RUN_SEED="7", PREVIOUS_PLAN=prev)
+            self.assertIn("suite=programs", files["plan"])
+            self.assertIn("prog", self.parts(files))
+            self.assertFalse({"ccd4", "ccd8", "ccd8prog"} & self.parts(files), self.parts(files))
+            # and their workloads are not this run's (the report's NOT RUN)
+            listed = [x for x in files["plan"] if x.startswith("workloads=")][0].split("=")[1]
+            self.assertNotIn("compile_ccd8prog", listed.split())
+            self.assertIn("compile", listed.split())
+        # no previous run: the programs
+        files = write(RUN_SEED="7", PREVIOUS_PLAN="/nonexistent/plan")
+        self.assertIn("suite=programs", files["plan"])
+        # the replay boots the suite as picked, whatever run came before
+        cmd = [x for x in files["plan"] if x.startswith("command=")][0]
+        self.assertIn("SUITE=programs", cmd)
+
+    def test_both_when_the_run_names_its_workloads_or_is_quick(self):
+        files = write(**dict(RUN, SUITE="shapes"))
+        self.assertIn("suite=both", files["plan"])
+        self.assertTrue({"prog", "ccd4", "ccd8prog"} <= self.parts(files), self.parts(files))
+        self.assertIn("suite=both", write(QUICK="1", RUN_SEED="7")["plan"])
+
+    def test_asked_both(self):
+        files = write(RUN_SEED="7", SUITE="both")
+        self.assertTrue({"prog", "ccd4", "ccd8", "ccd8prog"} <= self.parts(files))
+
+
 class LeftOut(unittest.TestCase):
     """configurations no deterministic boot gives work leave the run
     (their targets then say "not in this run", not NOT RUN)"""
