@@ -161,8 +161,8 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "load_calibration", "load_det", "load_plan", "load_prices", "paired_ratio", "price",
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
-from hcreport import (calibration, charts, configs, ingest, locks, plan, primary,  # noqa: E402,F401
-                      workloads)
+from hcreport import (calibration, charts, configs, findings, ingest, locks, plan,  # noqa: E402,F401
+                      primary, workloads)
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -198,6 +198,8 @@ def main():
         return calibration.main(sys.argv[2:])
     if cmd == "verdicts":
         return primary.main(sys.argv[2:])
+    if cmd == "findings":
+        return findings.main(sys.argv[2:])
     if cmd == "calls" and len(sys.argv) == 2:
         print(" ".join(ingest.CALL_SYMS))
         return 0
