@@ -222,7 +222,10 @@ def wall_section(outdir, plan, vm):
 
     tl, not_run = wall_targets(data, vm, plan)
     lines += [""] + tl
-    lines += ["", "![wall-clock ratios to vanilla (noise-bound)](ratios.png)", ""]
+    lines += ["", "![wall-clock ratios to vanilla (noise-bound)](ratios.png)", "",
+              "TCG timing, 10-80 % spreads: the deterministic charts are the result.  "
+              "Bars: the median ratio to vanilla, whiskers the min-max of the per-round "
+              "ratios (alloc_* rows are ns per op: lower is better).", ""]
     return lines, plot, others, not_run
 
 
@@ -910,14 +913,24 @@ def report(outdir):
             f.write("# make bench: no report\n\nFAILED: %s\n" % e)
         return refused(e)
     lines = [INTRO]
+    pl, js = [], []
     if any(det.get(m) for m in ("icount", "cachesim")):
-        lines += primary_lines(det, family.primary_table(), family.sesoi_table(), BASE)[0]
+        pl, js = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE)
+    # the family's chart first, under its section's heading (without the
+    # family, none, and no stale one)
+    crc = charts.primary_chart(outdir, js)
+    if crc is not None:
+        pl[2:2] = ["![the primary family: each cell's ratio, 95 % interval and verdict]"
+                   "(primary.png)", "", charts.CHART_TEXT + "  The interval is the table's "
+                   "(moderated); the dot's colour the cell's verdict (grey: no verdict word).",
+                   ""]
+    chart_rc = crc or 0
+    lines += pl
     lines += workload_table()
     lines += ["Run of %s, commit %s: `%s`." % (plan["date"] or "an unknown date",
                                               plan["commit"] or "unknown",
                                               plan["command"] or "make bench"), ""]
     not_run = []
-    chart_rc = 0
     if not det and set(plan["modes"]) & {"icount", "cachesim"}:
         lines += ["## Deterministic modes: NOT RUN (no rows in det.csv)", ""]
         not_run.append("deterministic modes (%s): no rows in det.csv" %
@@ -940,7 +953,8 @@ def report(outdir):
                 if crc is not None:
                     chart_rc |= crc
                     lines += ["![%s: every configuration over vanilla, with 95 %% intervals "
-                              "and the targets' margin](%s.png)" % (mode, mode), ""]
+                              "and each metric's SESOI](%s.png)" % (mode, mode), "",
+                              charts.CHART_TEXT + "  " + charts.PANEL_TEXT[mode], ""]
         every = {m: t for m, t in full_det.items() if not m.startswith("_") and t}
         lines += ["## Every metric against vanilla: paired ratios, 95 % intervals", "",
                   "Every workload (the sweeps too) and every metric of the deterministic "

@@ -1063,20 +1063,26 @@ class DetTargets(unittest.TestCase):
         self.assertIn("| pagefault_anon | vanilla | 3.0 | 7.0 (4.0) | 2.0 | 3.0 (2.0) | 0.0 (0.0) "
                       "| 21, 0 |", lines)
 
-    def test_charts_deterministic_first_unclipped(self):
+    def test_charts_primary_then_deterministic(self):
         run = Run(PF)
         run.det(both_modes("pagefault_anon", 6.0))
         run.wall(WALL_ROWS, VM_ROWS)
         rc, lines, err = run.report()
-        self.assertEqual(len(run.charts), 3, err)
-        self.assertIn("icount.png", run.charts[0])
-        self.assertIn("cachesim.png", run.charts[1])
-        self.assertIn("ratios.png", run.charts[2])
-        self.assertIn("noise-bound", run.charts[2])
-        for script in run.charts:
-            self.assertNotIn("yrange", script)
-        self.assertIn("margin: 0.5 %, or the layout A/A where resolved", run.charts[1])
+        self.assertEqual(len(run.charts), 4, err)
+        self.assertIn("primary.png", run.charts[0])
+        self.assertIn("icount.png", run.charts[1])
+        self.assertIn("cachesim.png", run.charts[2])
+        self.assertIn("ratios.png", run.charts[3])
+        self.assertIn("noise-bound", run.charts[3])
+        # the ratio charts on a fixed log axis, the wall chart's from its data
+        self.assertIn("set logscale x\nset xrange [", run.charts[0])
+        for script in run.charts[1:3]:
+            self.assertIn("set logscale y", script)
+            self.assertIn("set yrange [", script)
+        self.assertNotIn("yrange", run.charts[3])
+        self.assertIn("SESOI 2 %", run.charts[2])
         text = "\n".join(lines)
+        self.assertLess(text.index("(primary.png)"), text.index("(icount.png)"))
         self.assertLess(text.index("(icount.png)"), text.index("(cachesim.png)"))
         self.assertLess(text.index("(cachesim.png)"), text.index("(ratios.png)"))
         # hotcold's L2 ratio and its per-round bars in the data
