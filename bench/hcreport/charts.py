@@ -63,8 +63,9 @@ def axis_range(points):
     return max(lo, AXIS_CAP[0]), min(hi, AXIS_CAP[1])
 
 
-# the labelled ratios of an axis, the most useful first; a label is
-# kept while it is at least 1/12 of the axis from every one kept before
+# the labelled ratios of an axis, the most useful first (1, then its two
+# ends, rounded inward to 0.01); a label is kept while it is at least
+# 1/12 of the axis from every one kept before
 TICS = (1, 2, 0.5, 4, 0.25, 1.1, 0.9, 1.5, 0.67, 1.25, 0.8, 1.05, 0.95, 3, 0.33,
         1.02, 0.98, 1.01, 0.99)
 
@@ -72,8 +73,9 @@ TICS = (1, 2, 0.5, 4, 0.25, 1.1, 0.9, 1.5, 0.67, 1.25, 0.8, 1.05, 0.95, 3, 0.33,
 def tics(rng):
     """gnuplot's tic list for a log axis over RNG"""
     span = math.log(rng[1] / rng[0])
+    ends = (math.ceil(rng[0] * 100) / 100, math.floor(rng[1] * 100) / 100)
     kept = []
-    for t in TICS:
+    for t in TICS[:1] + ends + TICS[1:]:
         if rng[0] <= t <= rng[1] and all(abs(math.log(t / k)) >= span / 12 for k in kept):
             kept.append(t)
     return "(%s)" % ", ".join("'%g' %g" % (t, t) for t in sorted(kept))
