@@ -11,6 +11,17 @@ umask 022
 # (make test and make bench hold the lock already)
 lock_build
 
+# stage_guest_scripts STAGE: the guest's shell side into STAGE: /init,
+# and under /guest the shell library, the SDET script, the workload table,
+# the jobs, the bench job's workload families and the tests (a file a job
+# sources must be here: scripts/tests/test_guest_image.py)
+stage_guest_scripts() {
+	install -m 0755 "$ROOT/guest/init" "$1/init"
+	cp "$ROOT/guest/lib.sh" "$ROOT/guest/sdet.sh" "$1/guest/"
+	cp "$ROOT/bench/workloads.tsv" "$1/guest/workloads.tsv"
+	cp -r "$ROOT/guest/jobs" "$ROOT/guest/bench" "$ROOT/guest/tests" "$1/guest/"
+}
+
 out=$BUILD/initramfs.cpio.gz
 stage=$BUILD/initramfs
 log=$LOGS/initramfs.log
@@ -21,10 +32,7 @@ log=$LOGS/initramfs.log
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,guest/bin,proc,sys,dev,tmp,mnt,etc}
 cp /bin/busybox "$stage/bin/busybox"
-install -m 0755 "$ROOT/guest/init" "$stage/init"
-cp "$ROOT/guest/lib.sh" "$ROOT/guest/sdet.sh" "$stage/guest/"
-cp "$ROOT/bench/workloads.tsv" "$stage/guest/workloads.tsv"
-cp -r "$ROOT/guest/jobs" "$ROOT/guest/tests" "$stage/guest/"
+stage_guest_scripts "$stage"
 # An empty ext4 for the trunc80k_ext4 workloads, which mount it on a loop
 # device over tmpfs (guest/jobs/bench.sh): made the way build/disk.img is
 # (4 KB blocks, 16 MB journal), inode tables and journal written now so

@@ -517,14 +517,15 @@ round_kernel_dir() {
 # workload table (the amounts), the machine shapes (the vCPUs), the
 # configuration table and the kernel
 # config fragments (what each kernel is built from), and the guest's
-# side: its benchmark job, shell library, SDET script and programs, and
+# side: its benchmark job (guest/jobs/bench.sh and its workload families,
+# guest/bench/), shell library, SDET script and programs, and
 # the script that builds its image (what runs before and in each phase:
 # a change there gives every workload another history); the "patches=" of
 # the plan's bench_stamp (bench/hcreport/plan.py)
 bench_inputs_hash() {
 	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
 		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config \
-		"$ROOT"/guest/jobs/bench.sh "$ROOT"/guest/lib.sh "$ROOT"/guest/sdet.sh "$ROOT"/guest/src/*.[ch] \
+		"$ROOT"/guest/jobs/bench.sh "$ROOT"/guest/bench/*.sh "$ROOT"/guest/lib.sh "$ROOT"/guest/sdet.sh "$ROOT"/guest/src/*.[ch] \
 		"$ROOT"/scripts/initramfs.sh "$ROOT"/scripts/programs.sh |
 		sha1sum | cut -c1-12
 }

@@ -158,7 +158,8 @@ class InputsHash(unittest.TestCase):
 
     FILES = ("patches/0001-a.patch", "bench/alternatives/b.patch", "bench/qemu/c.patch",
              "bench/workloads.tsv", "bench/shapes.tsv", "bench/configs.tsv", "configs/base.config", "configs/debug.config",
-             "guest/jobs/bench.sh", "guest/lib.sh", "guest/sdet.sh", "guest/src/flood.c",
+             "guest/jobs/bench.sh", "guest/bench/common.sh", "guest/bench/pressure.sh", "guest/lib.sh",
+             "guest/sdet.sh", "guest/src/flood.c",
              "guest/src/benchutil.h", "scripts/initramfs.sh", "scripts/programs.sh")
 
     def setUp(self):

@@ -8,6 +8,7 @@ each of which extracts the functions it tests, could reach)."""
 import glob
 import os
 import re
+import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -18,6 +19,33 @@ DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(\) \{")
 # another as an argument, which this does not follow)
 CMD = re.compile(r"(?:^|[;&|(){!]|\$\(|\b(?:then|do|else|elif|if|while|until)\b)\s*"
                  r"([A-Za-z_][A-Za-z0-9_]*)")
+
+
+# a file sourced by path: the guest's (/guest/X, guest/X here) and the
+# harness's (lib.sh and what it sources); its functions count as defined
+# where the source line stands
+SOURCED = (re.compile(r'^\. /guest/([\w/.-]+)$'), "guest"), \
+    (re.compile(r'^\. "\$\(dirname "\$0"\)/([\w/.-]+)"$'), "scripts"), \
+    (re.compile(r'^\. "\$ROOT/scripts/([\w/.-]+)"$'), "scripts")
+
+
+def inlined(path, root=ROOT, depth=0):
+    """the script's text with each file it sources in place of the line
+    that sources it (a call into a sourced file is then checked against
+    where that file is sourced)"""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    out = []
+    for line in lines:
+        for pattern, where in SOURCED:
+            m = pattern.match(line.strip())
+            if m and depth < 4 and os.path.isfile(os.path.join(root, where, m.group(1))):
+                out.append("# " + line)
+                out.extend(inlined(os.path.join(root, where, m.group(1)), root, depth + 1).splitlines())
+                break
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def code(line):
@@ -77,11 +105,11 @@ class DefinedBeforeUse(unittest.TestCase):
     def test_the_harness_and_guest_scripts(self):
         paths = glob.glob(os.path.join(ROOT, "scripts", "*.sh"))
         paths += glob.glob(os.path.join(ROOT, "guest", "jobs", "*.sh"))
+        paths += glob.glob(os.path.join(ROOT, "guest", "bench", "*.sh"))
         paths += [os.path.join(ROOT, "guest", "init"), os.path.join(ROOT, "guest", "lib.sh")]
         self.assertGreater(len(paths), 20)
         for path in sorted(paths):
-            with open(path) as f:
-                late = late_calls(f.read())
+            late = late_calls(inlined(path))
             with self.subTest(script=os.path.relpath(path, ROOT)):
                 self.assertEqual(late, [], "line, function called, defined below the call")
 
@@ -114,6 +142,22 @@ class DefinedBeforeUse(unittest.TestCase):
     def test_a_call_in_a_case_arm(self):
         text = "case $1 in\nx) a ;;\nesac\na() {\n\ttrue\n}\n"
         self.assertEqual(late_calls(text), [(2, "a", "a")])
+
+    def sourcing(self, main):
+        """late_calls of main, a script that may source /guest/bench/f.sh (f())"""
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "guest", "bench"))
+            with open(os.path.join(tmp, "guest", "bench", "f.sh"), "w") as f:
+                f.write("f() {\n\ttrue\n}\n")
+            with open(os.path.join(tmp, "main.sh"), "w") as f:
+                f.write(main)
+            return late_calls(inlined(os.path.join(tmp, "main.sh"), tmp))
+
+    def test_a_call_into_a_file_sourced_below_it_is_found(self):
+        self.assertEqual(self.sourcing("f\n. /guest/bench/f.sh\n"), [(1, "f", "f")])
+
+    def test_a_call_into_a_file_sourced_above_it_passes(self):
+        self.assertEqual(self.sourcing(". /guest/bench/f.sh\nf\n"), [])
 
     def test_a_comment_is_not_a_call(self):
         text = "# a, b\nb() {\n\ttrue\n}\n"

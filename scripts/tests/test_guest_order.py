@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the guest's workload order (guest/jobs/bench.sh's run
+"""Unit tests of the guest's workload order (guest/bench/common.sh's run
 and run_queue): the workloads a boot is given run in the order given
 (the plan's, drawn per round), each once, whatever order the job file
 lists them in; with no names, in the file's order; compile and
@@ -16,14 +16,14 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHELL = ["busybox", "sh"] if shutil.which("busybox") else ["sh"]
-with open(os.path.join(ROOT, "guest/jobs/bench.sh")) as f:
+with open(os.path.join(ROOT, "guest/bench/common.sh")) as f:
     GUEST = f.read()
 
 
 def function(name):
     m = re.search(r"^%s\(\) \{\n.*?^\}\n" % re.escape(name), GUEST, re.M | re.S)
     if not m:
-        raise AssertionError("guest/jobs/bench.sh has no function %s()" % name)
+        raise AssertionError("guest/bench/common.sh has no function %s()" % name)
     return m.group(0)
 
 
