@@ -167,7 +167,7 @@ done
 
 # the memory-pressure programs' data: the file set and the database as
 # an ext4 image, which the guest copies into a loop device's backing
-# file (guest/jobs/bench.sh: pressure_up), and the request and query
+# file (guest/bench/pressure.sh: pressure_up), and the request and query
 # lists
 rm -rf "$dir/pressure" "$dir/pressure.img"
 run_logged "$log" "scripts/pressure-data.py failed (above)" \
@@ -232,7 +232,7 @@ run_logged "$log" "the staged toolchain cannot build a program (above)" \
 	fail "the program the staged toolchain built does not run on the stage's libraries ($dir/hello)"
 
 # pv's autoconf cache for the configure that only prepares compile's
-# tree (guest/jobs/bench.sh: compile_tree, outside any phase: on the
+# tree (guest/bench/programs.sh: compile_tree, outside any phase: on the
 # 8-vCPU shape, some 90 s of every boot under the cache model): the
 # answers about the compiler and the C library that the checks would
 # compile programs to find, found here with the staged toolchain, which
