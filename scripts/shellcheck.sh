@@ -11,7 +11,7 @@ step shellcheck
 command -v shellcheck >/dev/null ||
 	fail "shellcheck missing -- run scripts/deps.sh test (as root), or: apt-get install shellcheck"
 cd "$ROOT" || fail "cannot enter $ROOT"
-files=(scripts/*.sh guest/init guest/*.sh guest/jobs/*.sh guest/bench/*.sh guest/tests/*.sh)
+files=(scripts/*.sh scripts/lib/*.sh guest/init guest/*.sh guest/jobs/*.sh guest/bench/*.sh guest/tests/*.sh)
 shellcheck -x -P SCRIPTDIR "${files[@]}" >&2 ||
 	fail "shellcheck findings (above) -- fix each, or justify it with '# shellcheck disable=SCxxxx # reason' on the line before"
 msg "shellcheck: ${#files[@]} scripts, no finding"

@@ -26,7 +26,8 @@ CMD = re.compile(r"(?:^|[;&|(){!]|\$\(|\b(?:then|do|else|elif|if|while|until)\b)
 # where the source line stands
 SOURCED = (re.compile(r'^\. /guest/([\w/.-]+)$'), "guest"), \
     (re.compile(r'^\. "\$\(dirname "\$0"\)/([\w/.-]+)"$'), "scripts"), \
-    (re.compile(r'^\. "\$ROOT/scripts/([\w/.-]+)"$'), "scripts")
+    (re.compile(r'^\. "\$ROOT/scripts/([\w/.-]+)"$'), "scripts"), \
+    (re.compile(r'^\. "\$\(dirname "\$\(readlink -f "\$\{BASH_SOURCE\[0\]\}"\)"\)/([\w/.-]+)"$'), "scripts")
 
 
 def inlined(path, root=ROOT, depth=0):
@@ -104,6 +105,7 @@ def late_calls(text):
 class DefinedBeforeUse(unittest.TestCase):
     def test_the_harness_and_guest_scripts(self):
         paths = glob.glob(os.path.join(ROOT, "scripts", "*.sh"))
+        paths += glob.glob(os.path.join(ROOT, "scripts", "lib", "*.sh"))
         paths += glob.glob(os.path.join(ROOT, "guest", "jobs", "*.sh"))
         paths += glob.glob(os.path.join(ROOT, "guest", "bench", "*.sh"))
         paths += [os.path.join(ROOT, "guest", "init"), os.path.join(ROOT, "guest", "lib.sh")]
