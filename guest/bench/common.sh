@@ -54,9 +54,8 @@ amount() {
 }
 
 # snap NAME: the PCP counters (guest/lib.sh's vmstat_keys) into
-# /tmp/vm.NAME, in one read of /proc/vmstat (a workload's two snaps were
-# once 36 awk runs, under the cache model the largest cost outside its
-# phase)
+# /tmp/vm.NAME, in one read of /proc/vmstat (one awk run: under the cache
+# model the snaps are a workload's largest cost outside its phase)
 snap() {
 	vmstat_keys /proc/vmstat "$PCP" >"/tmp/vm.$1"
 }

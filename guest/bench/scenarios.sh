@@ -77,8 +77,8 @@ big_hot_list() {
 
 # 5: a streaming reader beside a task holding a long hot list, both on CPU
 # 0: the reader's __GFP_COLD readahead finds no cold page, and a rule that
-# sent it to the hot tail while the list is longer than the cache (v1 of
-# the series) would cycle the reader through the task's list
+# sent it to the hot tail while the list is longer than the cache would
+# cycle the reader through the task's list
 reader_beside_hot_list() {
 	local out rc=0
 	echo 8 >/proc/sys/vm/percpu_pagelist_high_fraction
