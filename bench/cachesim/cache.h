@@ -596,6 +596,28 @@ static inline uint32_t phase_marker(const uint8_t *insn, size_t len)
 }
 
 /*
+ * The address the model keys a data access by, in *addr; 0 for an access
+ * it skips.  Under system emulation, the guest physical address (the
+ * kernel clearing a page through its direct map and the user then
+ * touching it through its own mapping hit the same lines): skipped when
+ * QEMU gives no translation (have_phys 0) or the access is to device
+ * memory.  Under user-mode emulation (one process, no physical address:
+ * QEMU gives none), the virtual address, every access counted.
+ */
+static inline int model_address(int system, int have_phys, int is_io, uint64_t phys,
+				uint64_t vaddr, uint64_t *addr)
+{
+	if (!system) {
+		*addr = vaddr;
+		return 1;
+	}
+	if (!have_phys || is_io)
+		return 0;
+	*addr = phys;
+	return 1;
+}
+
+/*
  * calls=ADDR+ADDR/ADDR...: the instructions whose executions the plugin
  * counts per phase.  '+' starts a new counter, '/' adds an address to the
  * current one (a lock's call sites in one file: one counter); each

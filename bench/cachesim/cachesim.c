@@ -74,6 +74,11 @@
  *
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.
+ *
+ * Under user-mode emulation (qemu-x86_64 -plugin ..., bench/replay's
+ * silicon check) there is no physical address: the model is keyed by the
+ * virtual one (cache.h: model_address()), one vCPU (the process's first
+ * thread; other threads' accesses are not counted), all of it "user".
  */
 #include <ctype.h>
 #include <errno.h>
@@ -139,6 +144,8 @@ static struct cache shared;	/* the L2 (two levels) or the L3 */
 static struct coherence coh;
 static struct hier **coh_hiers;
 static int simulate = 1;
+/* user-mode emulation (qemu-x86_64): one process, keyed by virtual address */
+static int user_mode;
 
 /*
  * The addresses of the instructions that follow a DMA marker (the load of
@@ -256,17 +263,19 @@ static void profile_dump(unsigned long phase)
 static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 			 struct tb_info *tb, int string, int dma)
 {
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	struct qemu_plugin_hwaddr *hw = user_mode ? NULL : qemu_plugin_get_hwaddr(info, vaddr);
 	struct cache_stats scratch = { 0 }, *st;
-	uint64_t l1m, l2m;
+	uint64_t l1m, l2m, addr;
 	struct vcpu *v;
 	int kind;
 
-	if (!hw || qemu_plugin_hwaddr_is_io(hw) || vcpu >= (unsigned int)nr_vcpus)
+	if (vcpu >= (unsigned int)nr_vcpus ||
+	    !model_address(!user_mode, hw != NULL, hw && qemu_plugin_hwaddr_is_io(hw),
+			   hw ? qemu_plugin_hwaddr_phys_addr(hw) : 0, vaddr, &addr))
 		return;
 	v = &vcpus[vcpu];
 	if (dma && v->dma_pending) {
-		uint64_t page = qemu_plugin_hwaddr_phys_addr(hw) & ~4095ull, off;
+		uint64_t page = addr & ~4095ull, off;
 		int i;
 
 		v->dma_pending = 0;
@@ -282,8 +291,7 @@ static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 	st = in_phase ? &v->st[tb->mode] : &scratch;
 	l1m = stat_sum(st->misses[0]);
 	l2m = stat_sum(st->misses[1]);
-	hier_access(&v->h, qemu_plugin_hwaddr_phys_addr(hw),
-		    1u << qemu_plugin_mem_size_shift(info), kind, st);
+	hier_access(&v->h, addr, 1u << qemu_plugin_mem_size_shift(info), kind, st);
 	if (in_phase) {
 		tb->l2_misses += stat_sum(st->misses[1]) - l2m;
 		tb->l1_misses += stat_sum(st->misses[0]) - l1m;
@@ -575,8 +583,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (!path)
 		return fail("out", "missing: where to write the phase counts");
-	if (!info->system_emulation)
-		return fail("mode", "system emulation only (physical addresses)");
 	out = fopen(path, "w");
 	if (!out)
 		return fail(path, "cannot create");
@@ -588,7 +594,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		if (!prof)
 			return fail(ppath, "cannot create");
 	}
-	nr_vcpus = info->system.max_vcpus;
+	/* user mode: one thread is measured (bench/replay is single-threaded) */
+	user_mode = !info->system_emulation;
+	nr_vcpus = user_mode ? 1 : info->system.max_vcpus;
 	vcpus = calloc(nr_vcpus, sizeof(*vcpus));
 	if (!vcpus)
 		return fail("vcpus", "out of memory");
@@ -631,9 +639,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	fprintf(out, "config sim=%d phases=%d levels=%d l1size=%" PRIu64 " l1ways=%u l2size=%" PRIu64
 		" l2ways=%u l3size=%" PRIu64 " l3ways=%u line=%u strfill=%d vcpus=%d calls=%d"
-		" coherence=%d\n",
+		" coherence=%d user=%d\n",
 		simulate, !whole_run, l3size ? 3 : 2, l1size, l1ways, l2size, l2ways, l3size,
-		l3size ? l3ways : 0, line, string_fill, nr_vcpus, call_list.nr, coh.nr > 1);
+		l3size ? l3ways : 0, line, string_fill, nr_vcpus, call_list.nr, coh.nr > 1,
+		user_mode);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	host_start_ns = host_ns();

@@ -687,6 +687,20 @@ int main(void)
 	check("marker: other displacement is ordinary code", phase_marker(nop, 7), 0);
 	check("marker: other length is ordinary code", phase_marker(nop, 6), 0);
 
+	/* the address the model keys by: physical, or virtual in user mode */
+	{
+		uint64_t a = 0;
+
+		check("address: system emulation, the physical address",
+		      model_address(1, 1, 0, 0x1000, 0x7f0000001000ull, &a) && a == 0x1000, 1);
+		check("address: system emulation, no translation: skipped",
+		      model_address(1, 0, 0, 0, 0x7f0000001000ull, &a), 0);
+		check("address: system emulation, device memory: skipped",
+		      model_address(1, 1, 1, 0xfe000000ull, 0xffffc90000000000ull, &a), 0);
+		check("address: user mode, the virtual address (QEMU gives no physical one)",
+		      model_address(0, 0, 0, 0, 0x7f0000002000ull, &a) && a == 0x7f0000002000ull, 1);
+	}
+
 	calls_cases();
 
 	cache_free(&l1);
