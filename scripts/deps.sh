@@ -15,7 +15,7 @@ step deps
 # python3 imports module M)
 NEED="gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio xz:xz-utils
 perl:perl python3:python3 git:git ccache:ccache
-qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs
+qemu-system-x86_64:qemu-system-x86 qemu-x86_64:qemu-user mke2fs:e2fsprogs
 busybox:busybox-static sparse:sparse
 /usr/include/libelf.h:libelf-dev /usr/include/openssl/ssl.h:libssl-dev
 stress-ng:stress-ng pkg-config:pkg-config openssl:openssl

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The silicon check: the report's two cycle pricings (bench/prices.tsv,
+"cycles, RFO" and "cycles, line") held against this host's CPU.
+
+bench/replay (the series' mechanism in user space: reclaim frees cold
+pages at the head or the tail of a LIFO pool, a foreground clears pages
+from the head) is timed natively, head and tail interleaved in each
+round, and run once per variant under QEMU's user mode with the
+cachesim plugin, whose counts the report's price() turns into each
+pricing's predicted tail/head ratio (bench/hcreport/silicon.py).
+
+usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--force] [--sim-args ARGS]
+  OUTDIR/silicon.txt: the table (host CPU, native ratio [95 %] against
+  each pricing's prediction, per variant); OUTDIR/silicon/: the native
+  timings (native.csv), the plugin's counts (*.phases), the replay binary.
+  --rounds N: native rounds (default 10, at least 2)
+  --force: time even on a busy host (the table then says "not a
+           measurement"; for checking the code only)
+  --sim-args: the cache model's geometry (default: scripts/bench.sh's
+           zen3 with L2WAYS and L3WAYS 0, fully associative)
+  --loadavg PATH: the load average to read (default /proc/loadavg; tests)
+It refuses, before anything is written, on a host whose load says that
+another job runs, and stops between rounds if one starts.  It needs gcc,
+qemu-x86_64 (Debian's qemu-user) and build/cachesim/cachesim.so
+(scripts/cachesim.sh).  About 2 minutes on a quiet 2-CPU host.
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from hcreport import silicon as si             # noqa: E402
+from hcreport.ingest import InputError, load_prices  # noqa: E402
+
+SRC = os.path.join(HERE, "replay", "replay.c")
+PLUGIN = os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")),
+                      "cachesim", "cachesim.so")
+ZEN3 = ("l1size=32768,l1ways=8,l2size=524288,l2ways=0,l3size=33554432,l3ways=0")
+# the replay's size, the same natively and under QEMU: 8 cold pages of 32
+# cleared per iteration (the issue's replay), 2000 iterations after 200
+REPLAY = ["--iters", "2000", "--warm", "200", "--evict", "8", "--take", "32"]
+COLD = 8
+SAMPLE_S = 0.5      # the busy sample between rounds
+
+
+def die(msg):
+    print("silicon.py: %s" % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def replay(exe, side, v, wrap=()):
+    """one run of the replay: its parsed line (and checks its cold count)"""
+    p = subprocess.run(list(wrap) + [exe, "--side", side] + si.variant_args(v) + REPLAY,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        die("bench/replay %s %s failed: %s" % (side, si.variant_name(v), p.stderr.strip()))
+    r = si.parse_replay(p.stdout.strip().splitlines()[-1])
+    want = COLD * r["iters"] if side == "head" else 0
+    if r["cold"] != want:
+        die("bench/replay %s %s cleared %d cold pages, expected %d" %
+            (side, si.variant_name(v), r["cold"], want))
+    return r
+
+
+def timings(exe, rounds, force):
+    """native ns per iteration, {variant: {round: {side: ns}}}, and the
+    rows of native.csv; a round starts with a busy sample, and a busy
+    host stops the run (unless force: its note is returned)"""
+    note, res, rows = None, {v: {} for v in si.VARIANTS}, []
+    for r in range(rounds):
+        before = si.cpu_times()
+        time.sleep(SAMPLE_S)
+        why = si.busy_refusal(before, si.cpu_times())
+        if why and not force:
+            die("%s (round %d of %d) -- rerun when the machine is quiet" % (why, r + 1, rounds))
+        note = note or why
+        for v in si.VARIANTS:
+            # head first in even rounds, tail first in odd ones
+            sides = ("head", "tail") if r % 2 == 0 else ("tail", "head")
+            res[v][r] = {}
+            for s in sides:
+                x = replay(exe, s, v)
+                res[v][r][s] = x["ns_per_iter"]
+                rows.append([si.variant_name(v), r, s, x["ns_per_iter"], x["map"]])
+    return res, rows, note
+
+
+def model(exe, sim_args, out):
+    """the plugin's per-iteration metrics, {variant: (head, tail)}: the 4
+    KB variants under qemu-x86_64 (the model has no pages and no TLB: a
+    2 MB variant's accesses are the same, its counts taken as the 4 KB
+    one's)"""
+    res = {}
+    for v in si.VARIANTS:
+        if v[1] != "4k":
+            res[v] = res[(v[0], "4k", v[2])]
+            continue
+        pair = []
+        for s in ("head", "tail"):
+            phases = os.path.join(out, "%s-%s.phases" % (si.variant_name(v).replace("/", "-"), s))
+            r = replay(exe, s, v, ["qemu-x86_64", "-plugin",
+                                   "%s,out=%s,%s" % (PLUGIN, phases, sim_args)])
+            with open(phases) as f:
+                pair.append(si.model_metrics(f.read(), r["iters"]))
+        res[v] = tuple(pair)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="bench/silicon.py", usage=__doc__.split("usage: ")[1])
+    ap.add_argument("cmd", choices=["run"])
+    ap.add_argument("outdir")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--sim-args", default=ZEN3)
+    ap.add_argument("--loadavg", default="/proc/loadavg")
+    a = ap.parse_args()
+    if a.rounds < 2:
+        die("--rounds %d: expected at least 2 (an interval needs two rounds)" % a.rounds)
+    if not os.path.isdir(a.outdir):
+        die("%s: no such directory" % a.outdir)
+    for tool, pkg in (("gcc", "gcc"), ("qemu-x86_64", "qemu-user")):
+        if not shutil.which(tool):
+            die("%s is missing -- install Debian's %s (scripts/deps.sh bench)" % (tool, pkg))
+    if not os.path.exists(PLUGIN):
+        die("%s is missing -- build it with scripts/cachesim.sh" % PLUGIN)
+    try:
+        prices = load_prices()
+        why = si.load_refusal(a.loadavg)
+    except (InputError, OSError) as e:
+        die(str(e))
+    if why and not a.force:
+        die("%s -- rerun when the machine is quiet (or --force: a table marked not a "
+            "measurement)" % why)
+    cpu = si.host_cpu()
+    out = os.path.join(a.outdir, "silicon")
+    os.makedirs(out, exist_ok=True)
+    exe = os.path.join(out, "replay")
+    subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC], check=True)
+    t0 = time.time()
+    nat, rows, note = timings(exe, a.rounds, a.force)
+    t1 = time.time()
+    mod = model(exe, a.sim_args, out)
+    t2 = time.time()
+    lines = si.table(si.rows(nat, mod, prices, COLD), cpu, why or note)
+    lines.append("(native: %d rounds in %.0f s; the model: %s, qemu-x86_64, in %.0f s)"
+                 % (a.rounds, t1 - t0, a.sim_args, t2 - t1))
+    with open(os.path.join(out, "native.csv"), "w", newline="") as f:
+        csv.writer(f).writerows([["variant", "round", "side", "ns_per_iter", "map"]] + rows)
+    with open(os.path.join(a.outdir, "silicon.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
