@@ -13,7 +13,8 @@ pricing's predicted tail/head ratio (bench/hcreport/silicon.py).
 usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--force] [--sim-args ARGS]
   OUTDIR/silicon.txt: the table (host CPU, native ratio [95 %] against
   each pricing's prediction, per variant); OUTDIR/silicon/: the native
-  timings (native.csv), the plugin's counts (*.phases), the replay binary.
+  timings (native.csv), the plugin's counts (*.phases), the replay binary
+  (written when the table is: a refused or stopped run leaves nothing).
   --rounds N: native rounds (default 10, at least 2)
   --force: time even on a busy host (the table then says "not a
            measurement"; for checking the code only)
@@ -31,6 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
@@ -141,20 +143,24 @@ def main():
         die("%s -- rerun when the machine is quiet (or --force: a table marked not a "
             "measurement)" % why)
     cpu = si.host_cpu()
-    out = os.path.join(a.outdir, "silicon")
-    os.makedirs(out, exist_ok=True)
-    exe = os.path.join(out, "replay")
-    subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC], check=True)
-    t0 = time.time()
-    nat, rows, note = timings(exe, a.rounds, a.force)
-    t1 = time.time()
-    mod = model(exe, a.sim_args, out)
-    t2 = time.time()
-    lines = si.table(si.rows(nat, mod, prices, COLD), cpu, why or note)
-    lines.append("(native: %d rounds in %.0f s; the model: %s, qemu-x86_64, in %.0f s)"
-                 % (a.rounds, t1 - t0, a.sim_args, t2 - t1))
-    with open(os.path.join(out, "native.csv"), "w", newline="") as f:
-        csv.writer(f).writerows([["variant", "round", "side", "ns_per_iter", "map"]] + rows)
+    # (everything in a scratch directory until the table is made: a run
+    # stopped by a busy host leaves nothing in OUTDIR)
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "replay")
+        subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC], check=True)
+        t0 = time.time()
+        nat, rows, note = timings(exe, a.rounds, a.force)
+        t1 = time.time()
+        mod = model(exe, a.sim_args, tmp)
+        t2 = time.time()
+        lines = si.table(si.rows(nat, mod, prices, COLD), cpu, why or note)
+        lines.append("(native: %d rounds in %.0f s; the model: %s, qemu-x86_64, in %.0f s)"
+                     % (a.rounds, t1 - t0, a.sim_args, t2 - t1))
+        with open(os.path.join(tmp, "native.csv"), "w", newline="") as f:
+            csv.writer(f).writerows([["variant", "round", "side", "ns_per_iter", "map"]] + rows)
+        out = os.path.join(a.outdir, "silicon")
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(tmp, out)
     with open(os.path.join(a.outdir, "silicon.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests for the silicon check: bench/replay's arguments and
+determinism (built with gcc, run small), the refusal to time on a busy
+host (a planted /proc/loadavg and /proc/stat), and the table's arithmetic
+on fixed inputs (bench/hcreport/silicon.py)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ beside the scripts
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+sys.path.insert(0, BENCH)
+from hcreport import silicon as si  # noqa: E402
+from hcreport.stats import Interval  # noqa: E402
+
+SRC = os.path.join(BENCH, "replay", "replay.c")
+# a small replay: a 4 MB page cache, 60 iterations of 8 cold pages
+SMALL = ["--cache-mb", "4", "--iters", "50", "--warm", "10", "--ws", "16"]
+
+
+@unittest.skipUnless(shutil.which("gcc"), "no gcc")
+class Replay(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.exe = os.path.join(cls.dir.name, "replay")
+        subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", cls.exe, SRC],
+                       check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def run_replay(self, *args):
+        return subprocess.run([self.exe] + list(args), capture_output=True, text=True, timeout=20)
+
+    def replay(self, *args):
+        p = self.run_replay(*(list(args) + SMALL))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return si.parse_replay(p.stdout)
+
+    def test_bad_arguments_are_named_and_nothing_runs(self):
+        for args, named in ((["--side", "middle"], "--side middle: expected head or tail"),
+                            (["--order", "random"], "--order random: expected addr or scatter"),
+                            (["--map", "1g"], "--map 1g: expected 4k or 2m"),
+                            (["--iters", "0"], "--iters 0: expected a whole number from 1"),
+                            (["--evict", "8x"], "--evict 8x: expected a whole number"),
+                            (["--seed"], "--seed (missing)"),
+                            (["--fast"], "unknown argument --fast"),
+                            (["--cache-mb", "1", "--iters", "1000"],
+                             "--cache-mb 1: expected at least (iters + warm) * evict pages")):
+            with self.subTest(args=args):
+                p = self.run_replay(*args)
+                self.assertEqual(p.returncode, 2)
+                self.assertEqual(p.stdout, "")
+                self.assertIn("replay: " + named, p.stderr)
+                self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+
+    def test_the_arguments_are_what_it_ran(self):
+        r = self.replay("--side", "tail", "--order", "scatter", "--read", "--seed", "7")
+        self.assertEqual((r["side"], r["order"], r["read"], r["seed"], r["iters"], r["cache_mb"]),
+                         ("tail", "scatter", 1, 7, 50, 4))
+
+    def test_head_clears_the_cold_pages_and_tail_none(self):
+        head, tail = self.replay("--side", "head"), self.replay("--side", "tail")
+        self.assertEqual((head["cleared"], head["cold"]), (50 * 32, 50 * 8))
+        self.assertEqual((tail["cleared"], tail["cold"]), (50 * 32, 0))
+
+    def test_the_same_seed_makes_the_same_accesses(self):
+        for order in ("addr", "scatter"):
+            with self.subTest(order=order):
+                a = self.replay("--order", order, "--seed", "3")
+                b = self.replay("--order", order, "--seed", "3")
+                self.assertEqual((a["trace"], a["cleared"], a["cold"]),
+                                 (b["trace"], b["cleared"], b["cold"]))
+
+    def test_another_seed_scatters_other_pages(self):
+        a = self.replay("--order", "scatter", "--seed", "3")
+        b = self.replay("--order", "scatter", "--seed", "4")
+        self.assertNotEqual(a["trace"], b["trace"])
+        self.assertEqual(a["cold"], b["cold"])
+
+
+class Refusal(unittest.TestCase):
+
+    def loadavg(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix="loadavg", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_a_busy_load_average_is_refused_and_named(self):
+        path = self.loadavg("2.37 1.90 1.10 3/140 4242\n")
+        why = si.load_refusal(path)
+        self.assertIn("2.37", why)
+        self.assertIn(path, why)
+
+    def test_a_quiet_load_average_is_not(self):
+        self.assertIsNone(si.load_refusal(self.loadavg("0.08 0.20 0.30 1/120 4242\n")))
+
+    def test_busy_cpus_between_rounds_are_refused(self):
+        # (busy, total) jiffies: 60 of 100 busy, then 5 of 100
+        self.assertIn("60 %", si.busy_refusal((1000, 5000), (1060, 5100)))
+        self.assertIsNone(si.busy_refusal((1000, 5000), (1005, 5100)))
+
+    def check(self, load, *args):
+        """bench/silicon.py run on a planted load average: its stderr,
+        after checking that it failed and wrote nothing"""
+        with tempfile.TemporaryDirectory() as d:
+            build, out = os.path.join(d, "build"), os.path.join(d, "out")
+            os.makedirs(os.path.join(build, "cachesim"))
+            os.makedirs(out)
+            open(os.path.join(build, "cachesim", "cachesim.so"), "w").close()
+            p = subprocess.run([sys.executable, os.path.join(BENCH, "silicon.py"), "run", out,
+                                "--loadavg", self.loadavg(load)] + list(args),
+                               capture_output=True, text=True, timeout=20,
+                               env=dict(os.environ, BUILD=build))
+            self.assertEqual(p.returncode, 1)
+            self.assertEqual(os.listdir(out), [])
+            return p.stderr
+
+    @unittest.skipUnless(shutil.which("gcc") and shutil.which("qemu-x86_64"),
+                         "no gcc or qemu-x86_64")
+    def test_the_check_refuses_before_writing_anything(self):
+        self.assertIn("load average is 3.50", self.check("3.50 2.00 1.00 3/140 4242\n"))
+        self.assertIn("--rounds 1: expected at least 2",
+                      self.check("0.01 0.01 0.01 1/140 4242\n", "--rounds", "1"))
+
+
+# a page cache's cold page (64 lines from DRAM) against none, at round prices
+PRICES = {"l2": 12.0, "l3": 46.0, "dram": 315.0, "xfer": 80.0, "line_l3": 2.0,
+          "line_dram": 8.75, "ghz": 3.5}
+BASE = {"insn": 1000.0, "l1m": 0.0, "l2m": 0.0, "l3m": 0.0, "mem": 0.0, "xfer": 0.0,
+        "xxfer": 0.0, "xl1m": 0.0, "xl2m": 0.0, "xl3m": 0.0, "levels": 3}
+COLDPAGE = dict(BASE, **{k: 64.0 for k in ("l1m", "l2m", "l3m", "mem", "xl1m", "xl2m", "xl3m")})
+# one 4 KB variant timed as the line pricing has it at 3.5 GHz: 446 ns
+# against 286 (1560 and 1000 cycles), tail/head about 0.64
+ROUNDS = {0: {"head": 446.0, "tail": 286.0}, 1: {"head": 460.0, "tail": 300.0},
+          2: {"head": 430.0, "tail": 280.0}}
+V = ("addr", "4k", 0)
+
+
+class Table(unittest.TestCase):
+
+    def test_each_pricing_predicts_from_the_report_price(self):
+        p = si.predicted(COLDPAGE, BASE, PRICES, 1)
+        # RFO: 1000 against 1000 + 64 * 315; line: against 1000 + 64 * 8.75
+        self.assertAlmostEqual(p["cost"][0], 1000 / 21160)
+        self.assertAlmostEqual(p["cost_line"][0], 1000 / 1560)
+        self.assertAlmostEqual(p["cost"][1], 64 * 90)
+        self.assertAlmostEqual(p["cost_line"][1], 160)
+
+    def test_the_line_pricing_is_inside_and_rfo_is_not(self):
+        rs = si.rows({V: ROUNDS}, {V: (COLDPAGE, BASE)}, PRICES, 1)
+        self.assertEqual(len(rs), 1)
+        name, iv, _, per_cold, _, ins, ins_cold = rs[0]
+        self.assertEqual(name, "addr/4k/store")
+        self.assertEqual(iv.n, 3)
+        self.assertLess(iv.lo, 1000 / 1560)
+        self.assertGreater(iv.hi, 1000 / 1560)
+        self.assertEqual(ins, ["cost_line"])
+        self.assertEqual(ins_cold, ["cost_line"])
+        self.assertLess(per_cold[0], per_cold[1])
+        text = "\n".join(si.table(rs, "AMD EPYC, family 26 model 2"))
+        self.assertIn("host CPU: AMD EPYC, family 26 model 2", text)
+        self.assertIn("verdict, ratio: cycles, line inside the native interval in every variant",
+                      text)
+        self.assertNotIn("not a measurement", text)
+
+    def test_a_busy_host_marks_the_table(self):
+        rs = si.rows({V: ROUNDS}, {V: (COLDPAGE, BASE)}, PRICES, 1)
+        self.assertIn("*** host busy: load 2.5: not a measurement ***",
+                      si.table(rs, "cpu", "host busy: load 2.5"))
+
+    def test_no_interval_no_verdict(self):
+        self.assertFalse(si.inside(Interval(1, 0.65, None, None, "1 round"), 0.65))
+        self.assertEqual(si.verdict([]).splitlines()[0],
+                         "verdict, ratio: no pricing inside the native interval in every variant")
+
+    def test_the_plugin_counts_per_iteration(self):
+        keys = ["insn", "acc", "l1m", "l2m", "l3m", "xfer", "xxfer", "xl1m", "xl2m", "xl3m"]
+        rec = " ".join("%s_%s=%d" % (k, m, 10 if m == "u" else 0) for k in keys for m in "ku")
+        m = si.model_metrics("config sim=1 levels=3 user=1\nphase=1 vcpu=0 " + rec +
+                             "\nend phases=1\n", 5)
+        self.assertEqual((m["insn"], m["xl3m"], m["mem"], m["levels"]), (2.0, 2.0, 2.0, 3))
+
+    def test_the_host_cpu_is_read(self):
+        with tempfile.NamedTemporaryFile("w") as f:
+            f.write("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
+                    "model name\t: AMD EPYC 7763 64-Core Processor\n\nprocessor\t: 1\n")
+            f.flush()
+            self.assertEqual(si.host_cpu(f.name),
+                             "AMD EPYC 7763 64-Core Processor, family 25 model 1")
+
+
+if __name__ == "__main__":
+    unittest.main()
