@@ -147,7 +147,18 @@ def main():
     # stopped by a busy host leaves nothing in OUTDIR)
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "replay")
-        subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC], check=True)
+        p = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC],
+                           capture_output=True, text=True)
+        if p.returncode:
+            die("bench/replay/replay.c does not build:\n" + p.stderr)
+        # the plugin and its arguments, before the timing (a bad --sim-args
+        # would otherwise fail after it)
+        p = subprocess.run(["qemu-x86_64", "-plugin", "%s,out=%s,%s" % (
+            PLUGIN, os.path.join(tmp, "probe"), a.sim_args), exe, "--help"],
+            capture_output=True, text=True)
+        if "cachesim:" in p.stderr or "Could not load plugin" in p.stderr:
+            die("the cache model does not load with --sim-args %s: %s" % (
+                a.sim_args, p.stderr.strip().splitlines()[0]))
         t0 = time.time()
         nat, rows, note = timings(exe, a.rounds, a.force)
         t1 = time.time()

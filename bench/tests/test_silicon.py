@@ -131,6 +131,9 @@ class Refusal(unittest.TestCase):
         self.assertIn("load average is 3.50", self.check("3.50 2.00 1.00 3/140 4242\n"))
         self.assertIn("--rounds 1: expected at least 2",
                       self.check("0.01 0.01 0.01 1/140 4242\n", "--rounds", "1"))
+        # (the planted plugin is an empty file: it does not load)
+        self.assertIn("the cache model does not load with --sim-args l1size=32768",
+                      self.check("0.01 0.01 0.01 1/140 4242\n", "--sim-args", "l1size=32768"))
 
 
 # a page cache's cold page (64 lines from DRAM) against none, at round prices
