@@ -91,7 +91,7 @@ def timings(exe, rounds, force):
             for s in sides:
                 x = replay(exe, s, v)
                 res[v][r][s] = x["ns_per_iter"]
-                rows.append([si.variant_name(v), r, s, x["ns_per_iter"], x["map"]])
+                rows.append([si.variant_name(v), r, s, x["ns_per_iter"], x["map"], x["thp_kb"]])
     return res, rows, note
 
 
@@ -167,8 +167,13 @@ def main():
         lines = si.table(si.rows(nat, mod, prices, COLD), cpu, why or note)
         lines.append("(native: %d rounds in %.0f s; the model: %s, qemu-x86_64, in %.0f s)"
                      % (a.rounds, t1 - t0, a.sim_args, t2 - t1))
+        huge = [x for x in rows if "/2m/" in x[0]]
+        lines.append("(the 2 MB variants: %s, at least %d KB of the replay's memory in huge "
+                     "pages)" % (" and ".join(sorted({x[4] for x in huge})),
+                                 min(x[5] for x in huge)))
         with open(os.path.join(tmp, "native.csv"), "w", newline="") as f:
-            csv.writer(f).writerows([["variant", "round", "side", "ns_per_iter", "map"]] + rows)
+            csv.writer(f).writerows([["variant", "round", "side", "ns_per_iter", "map",
+                                      "thp_kb"]] + rows)
         out = os.path.join(a.outdir, "silicon")
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(tmp, out)

@@ -30,10 +30,12 @@
  * markers, cache.h: NOPs on hardware).  Output, one line:
  *   replay side=.. order=.. map=.. read=.. iters=.. evict=.. take=..
  *     ws_kb=.. cache_mb=.. seed=.. ns_per_iter=.. cleared=.. cold=..
- *     trace=HASH
+ *     trace=HASH thp_kb=..
  * cleared/cold: pages cleared in the measured iterations, and of those
  * the ones reclaim freed (cold); trace: a hash of the sequence of pages
- * cleared (their index in the arena and whether cold).
+ * cleared (their index in the arena and whether cold); thp_kb: the
+ * process's anonymous memory in transparent huge pages after the set-up
+ * (/proc/self/smaps_rollup; -1 unknown), what --map 2m really got.
  *
  * usage: replay [--side head|tail] [--order addr|scatter] [--map 4k|2m]
  *   [--read] [--iters N] [--warm N] [--evict K] [--take P] [--ws KB]
@@ -225,6 +227,21 @@ static char *map_arena(size_t bytes, int huge, const char **got)
 	return p;
 }
 
+/* the process's anonymous memory in transparent huge pages, KB (-1: unknown) */
+static long thp_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* clear_page_erms: rep stosb over the page */
 static void clear_page(char *p)
 {
@@ -271,6 +288,7 @@ int main(int argc, char **argv)
 	uint8_t *was_cold;
 	const char *got;
 	double t0 = 0, t1;
+	long huge_kb;
 	int rc = parse(argc, argv, &o);
 
 	if (rc)
@@ -310,6 +328,7 @@ int main(int argc, char **argv)
 	}
 	if (ws)
 		memset(ws, 0, o.ws_kb * 1024);
+	huge_kb = thp_kb();
 
 	for (it = -o.warm; it < o.iters; it++) {
 		if (it == 0) {
@@ -348,9 +367,10 @@ int main(int argc, char **argv)
 	asm volatile(".byte 0x0f, 0x1f, 0x80; .long %c0" :: "i"(PHASE_MAGIC_END) : "memory");
 	t1 = now_ns();
 	printf("replay side=%s order=%s map=%s read=%d iters=%ld evict=%ld take=%ld ws_kb=%ld "
-	       "cache_mb=%ld seed=%llu ns_per_iter=%.1f cleared=%ld cold=%ld trace=%016llx\n",
+	       "cache_mb=%ld seed=%llu ns_per_iter=%.1f cleared=%ld cold=%ld trace=%016llx "
+	       "thp_kb=%ld\n",
 	       o.tail ? "tail" : "head", o.scatter ? "scatter" : "addr", got, o.read, o.iters,
 	       o.evict, o.take, o.ws_kb, o.cache_mb, o.seed, (t1 - t0) / o.iters, cleared, cold,
-	       (unsigned long long)trace);
+	       (unsigned long long)trace, huge_kb);
 	return 0;
 }
