@@ -21,6 +21,9 @@ PRICINGS = (("cost", "cycles, RFO"), ("cost_line", "cycles, line"))
 LOAD_MAX = 0.5
 # ... or whose CPUs were busier than this over a sample between rounds
 BUSY_MAX = 0.25
+# no verdict from fewer rounds: with 1 or 2 degrees of freedom a verdict
+# is mostly luck (issue 46)
+MIN_ROUNDS = 6
 
 
 def variant_name(v):
@@ -202,6 +205,9 @@ def verdict(rs):
     """the pricing whose prediction is inside the native interval in every
     variant, or none"""
     names = dict(PRICINGS)
+    n = min((r[1].n for r in rs), default=0)
+    if n < MIN_ROUNDS:
+        return "verdict: none (%d rounds; a verdict needs at least %d)" % (n, MIN_ROUNDS)
     out = []
     for col, what in ((5, "ratio"), (6, "ns per cold page")):
         every = [names[k] for k, _ in PRICINGS if rs and all(k in r[col] for r in rs)]

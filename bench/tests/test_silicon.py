@@ -145,7 +145,8 @@ COLDPAGE = dict(BASE, **{k: 64.0 for k in ("l1m", "l2m", "l3m", "mem", "xl1m", "
 # one 4 KB variant timed as the line pricing has it at 3.5 GHz: 446 ns
 # against 286 (1560 and 1000 cycles), tail/head about 0.64
 ROUNDS = {0: {"head": 446.0, "tail": 286.0}, 1: {"head": 460.0, "tail": 300.0},
-          2: {"head": 430.0, "tail": 280.0}}
+          2: {"head": 430.0, "tail": 280.0}, 3: {"head": 450.0, "tail": 285.0},
+          4: {"head": 440.0, "tail": 290.0}, 5: {"head": 445.0, "tail": 283.0}}
 V = ("addr", "4k", 0)
 
 
@@ -164,7 +165,7 @@ class Table(unittest.TestCase):
         self.assertEqual(len(rs), 1)
         name, iv, _, per_cold, _, ins, ins_cold = rs[0]
         self.assertEqual(name, "addr/4k/store")
-        self.assertEqual(iv.n, 3)
+        self.assertEqual(iv.n, 6)
         self.assertLess(iv.lo, 1000 / 1560)
         self.assertGreater(iv.hi, 1000 / 1560)
         self.assertEqual(ins, ["cost_line"])
@@ -183,8 +184,10 @@ class Table(unittest.TestCase):
 
     def test_no_interval_no_verdict(self):
         self.assertFalse(si.inside(Interval(1, 0.65, None, None, "1 round"), 0.65))
-        self.assertEqual(si.verdict([]).splitlines()[0],
-                         "verdict, ratio: no pricing inside the native interval in every variant")
+        self.assertEqual(si.verdict([]), "verdict: none (0 rounds; a verdict needs at least 6)")
+        few = {r: ROUNDS[r] for r in range(5)}
+        rs = si.rows({V: few}, {V: (COLDPAGE, BASE)}, PRICES, 1)
+        self.assertEqual(si.verdict(rs), "verdict: none (5 rounds; a verdict needs at least 6)")
 
     def test_the_plugin_counts_per_iteration(self):
         keys = ["insn", "acc", "l1m", "l2m", "l3m", "xfer", "xxfer", "xl1m", "xl2m", "xl3m"]
