@@ -116,7 +116,8 @@ def model(exe, sim_args, out):
             for v in si.VARIANTS}
 
 
-def main():
+def arguments():
+    """the command line, checked: (args, prices, why the host is busy or None)"""
     ap = argparse.ArgumentParser(prog="bench/silicon.py", usage=__doc__.split("usage: ")[1])
     ap.add_argument("cmd", choices=["run"])
     ap.add_argument("outdir")
@@ -142,23 +143,35 @@ def main():
     if why and not a.force:
         die("%s -- rerun when the machine is quiet (or --force: a table marked not a "
             "measurement)" % why)
+    return a, prices, why
+
+
+def build(tmp, sim_args):
+    """the replay built in tmp, and the plugin loaded once with sim_args
+    (before the timing: a bad --sim-args would otherwise fail after it)"""
+    exe = os.path.join(tmp, "replay")
+    p = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC],
+                       capture_output=True, text=True)
+    if p.returncode:
+        die("bench/replay/replay.c does not build:\n" + p.stderr)
+    probe = os.path.join(tmp, "probe")
+    p = subprocess.run(["qemu-x86_64", "-plugin", "%s,out=%s,%s" % (PLUGIN, probe, sim_args),
+                        exe, "--help"], capture_output=True, text=True)
+    if "cachesim:" in p.stderr or "Could not load plugin" in p.stderr:
+        die("the cache model does not load with --sim-args %s: %s" % (
+            sim_args, p.stderr.strip().splitlines()[0]))
+    if os.path.exists(probe):
+        os.remove(probe)
+    return exe
+
+
+def main():
+    a, prices, why = arguments()
     cpu = si.host_cpu()
     # (everything in a scratch directory until the table is made: a run
     # stopped by a busy host leaves nothing in OUTDIR)
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "replay")
-        p = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, SRC],
-                           capture_output=True, text=True)
-        if p.returncode:
-            die("bench/replay/replay.c does not build:\n" + p.stderr)
-        # the plugin and its arguments, before the timing (a bad --sim-args
-        # would otherwise fail after it)
-        p = subprocess.run(["qemu-x86_64", "-plugin", "%s,out=%s,%s" % (
-            PLUGIN, os.path.join(tmp, "probe"), a.sim_args), exe, "--help"],
-            capture_output=True, text=True)
-        if "cachesim:" in p.stderr or "Could not load plugin" in p.stderr:
-            die("the cache model does not load with --sim-args %s: %s" % (
-                a.sim_args, p.stderr.strip().splitlines()[0]))
+        exe = build(tmp, a.sim_args)
         t0 = time.time()
         nat, rows, note = timings(exe, a.rounds, a.force)
         t1 = time.time()
