@@ -7,8 +7,10 @@
 # for a deterministic boot, RUNDIR/TAG.csv and TAG.vm for a wall boot.
 #
 # A line is the boot's tag, then KEY=VALUE words: mode (wall, icount,
-# cachesim), config, kernel (its flavour), image (the kernel's directory
-# under build/: kernel-F as built, rounds/F-R relinked at round R's pads),
+# cachesim), config, kernel (its flavour), layout (the key its relinks
+# are kept under: the kernel's, or the layout A/A's own name; absent: the
+# kernel's), image (the kernel's directory under build/: kernel-F as
+# built, rounds/L-R layout L relinked at round R's pads),
 # round, boot (mem, disk, a machine shape, prog, sweep; wall: main or
 # prog), vcpus, seed (QEMU's -seed, or -), pad (the image's layout pads,
 # or -), shape (a named shape's, or -), disk and programs (yes or no),
@@ -28,7 +30,7 @@ step boot
 # with the reason on stderr for a line that is not one
 parse_line() {
 	local w k v
-	TAG=${1%% *} APPENDS=() J_mode='' J_config='' J_kernel='' J_image='' J_round='' J_boot=''
+	TAG=${1%% *} APPENDS=() J_mode='' J_config='' J_kernel='' J_layout='' J_image='' J_round='' J_boot=''
 	J_vcpus=1 J_seed=- J_pad=- J_shape=- J_disk=no J_programs=no J_history=0 J_workloads=''
 	case $TAG in '' | *[!a-z0-9_-]*) echo "tag '$TAG': expected letters, digits, - and _" >&2; return 1 ;; esac
 	set -f
@@ -37,12 +39,13 @@ parse_line() {
 		[ "$k" != "$w" ] || { echo "$TAG: '$w': expected KEY=VALUE" >&2; set +f; return 1; }
 		case $k in
 		append) APPENDS+=("$v") ;;
-		mode | config | kernel | image | round | boot | vcpus | seed | pad | shape | disk | programs | history | workloads)
+		mode | config | kernel | layout | image | round | boot | vcpus | seed | pad | shape | disk | programs | history | workloads)
 			printf -v "J_$k" '%s' "$v" ;;
 		*) echo "$TAG: unknown key '$k'" >&2; set +f; return 1 ;;
 		esac
 	done
 	set +f
+	J_layout=${J_layout:-$J_kernel}
 }
 
 # check_line: the parsed line's values as the plan writes them; status 1
@@ -52,7 +55,8 @@ check_line() {
 	case $J_mode in wall | icount | cachesim) ;; *) why="$why; mode '$J_mode'" ;; esac
 	case $J_round in [1-9] | 1[0-9] | 20) ;; *) why="$why; round '$J_round'" ;; esac
 	[ "$TAG" = "$J_mode-$J_config-$J_round-$J_boot" ] || why="$why; the tag is not MODE-CONFIG-ROUND-BOOT"
-	case $J_image in "kernel-$J_kernel$(config_suffix)" | "rounds/$J_kernel$(config_suffix)-$J_round") ;; *) why="$why; image '$J_image' of kernel '$J_kernel'" ;; esac
+	case $J_layout in "$J_kernel" | "$J_config") ;; *) why="$why; layout '$J_layout' neither the kernel's nor the configuration's" ;; esac
+	case $J_image in "kernel-$J_kernel$(config_suffix)" | "rounds/$J_layout$(config_suffix)-$J_round") ;; *) why="$why; image '$J_image' of kernel '$J_kernel' (layout '$J_layout')" ;; esac
 	[ "$J_seed" = - ] || [[ $J_seed =~ ^[1-9][0-9]{0,17}$ ]] || why="$why; seed '$J_seed'"
 	[ "$J_pad" = - ] || layout_cflags "${J_pad//\// }" >/dev/null || why="$why; pad '$J_pad'"
 	case $J_vcpus in [1-8]) ;; *) why="$why; vcpus '$J_vcpus'" ;; esac

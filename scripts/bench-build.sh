@@ -13,15 +13,17 @@
 step build
 
 # round_layouts: each kernel linked again at each round's pads (the
-# plan's layouts.tsv: kernel, round, a group D,B,M,P per object of
-# LAYOUT_POINTS) into round_kernel_dir, what round R boots, with its pads
+# plan's layouts.tsv: layout, kernel, round, a group D,B,M,P per object
+# of LAYOUT_POINTS) into round_kernel_dir LAYOUT R (the layout: the
+# kernel's name, or the layout A/A's, whose relinks of the base's kernel
+# are kept apart from the base's), what round R boots, with its pads
 # beside it (pad: bench-boot.sh checks a boot's image is its line's);
 # each relink checked to carry its pads (each pad asked for a symbol of
 # its System.map, and none other) and to have moved what follows them
 # (layout_moves, against the kernel as built); then the kernel built
 # again as it was, and checked to be the same image.
 round_layouts() {
-	local f r pad d k kind n want moved built
+	local f l r pad d k kind n want moved built
 	step layouts
 	rm -rf "$BUILD/rounds"
 	for f in $FLAVOURS; do
@@ -30,9 +32,9 @@ round_layouts() {
 		if ! mkdir -p "$built" || ! cp "$k/System.map" "$k/arch/x86/boot/bzImage" "$built/"; then
 			fail "cannot keep the $f kernel as built in ${built#"$ROOT"/}"
 		fi
-		while IFS=$'\t' read -r r pad; do
+		while IFS=$'\t' read -r l r pad; do
 			LAYOUT_PAD=$pad "$ROOT/scripts/build-kernel.sh" "$f" || exit 1
-			d=$(round_kernel_dir "$f" "$r")
+			d=$(round_kernel_dir "$l" "$r")
 			mkdir -p "$d/mm" "$d/arch/x86/boot" || fail "cannot make $d"
 			if ! cp "$k/System.map" "$k/vmlinux" "$d/" || ! cp "$k/mm/page_alloc.o" "$d/mm/" ||
 				! cp "$k/arch/x86/boot/bzImage" "$d/arch/x86/boot/" || ! echo "$pad" >"$d/pad"; then
@@ -50,12 +52,12 @@ round_layouts() {
 			moved=$(layout_moves "$built/System.map" "$d/System.map" "$pad")
 			[ -z "$moved" ] ||
 				fail "the $f kernel of round $r did not move as its pads ($pad) ask: $(tr '\n' ';' <<<"$moved") -- a page alignment between a pad and lib.sh's LAYOUT_REFS, or a pad not linked"
-		done < <(awk -F'\t' -v f="$f" '$1 == f { print $2 "\t" $3 }' "$OUT/layouts.tsv")
+		done < <(awk -F'\t' -v f="$f" 'NR > 1 && $2 == f { print $1 "\t" $3 "\t" $4 }' "$OUT/layouts.tsv")
 		"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
 		cmp -s "$k/arch/x86/boot/bzImage" "$built/bzImage" ||
 			fail "the $f kernel built again without pads is not the image it was (${k#"$ROOT"/}/arch/x86/boot/bzImage against ${built#"$ROOT"/}/bzImage)"
 	done
-	msg "layouts: $LAYOUT_ROUNDS per kernel, $(wc -w <<<"$FLAVOURS") kernels (${OUT#"$ROOT"/}/layouts.tsv)"
+	msg "layouts: $(($(wc -l <"$OUT/layouts.tsv") - 1)) relinks of $(wc -w <<<"$FLAVOURS") kernels (${OUT#"$ROOT"/}/layouts.tsv)"
 }
 
 # calibrate: the host's latencies, measured natively before any guest

@@ -13,7 +13,9 @@
 # it has) and its rounds beyond DET_ROUNDS only; the round-1 rows must
 # equal those derived from the cachesim boot of the same configuration and
 # round, or the run fails; every other icount row is derived from a
-# cachesim boot.
+# cachesim boot.  A configuration of icount alone (bench/configs.tsv's
+# modes icount) has no cachesim boot: its icount boots' rows are kept as
+# they are.
 #
 # usage: scripts/bench-collect.sh RUNDIR
 . "$(dirname "$0")/lib.sh"

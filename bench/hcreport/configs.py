@@ -15,14 +15,19 @@ from .tables import TableError  # noqa: F401 (the parsers raise it)
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
 PATH = os.path.join(BENCH, "configs.tsv")
-COLUMNS = ("name", "kernel", "source", "patch", "append", "switch", "pcp", "modes", "role",
-           "sets", "what")
+COLUMNS = ("name", "kernel", "source", "patch", "append", "switch", "pcp", "modes", "rounds",
+           "role", "sets", "what")
 VALUES = {"source": ("baseline", "series"), "switch": ("none", "0", "1"), "pcp": ("on", "off"),
-          "modes": ("det", "fixed"),
+          "modes": ("det", "fixed", "icount"),
           "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "power", "-")}
 # the roles a table must have, one line each (the others: at most one)
 NEEDED = ("base", "series", "switch-off")
 SETS = ("default", "quick", "programs", "sweeps", "shapes")
+# the modes each value of the modes column boots
+MODES = {"det": ("wall", "icount", "cachesim"), "fixed": ("icount", "cachesim"),
+         "icount": ("icount",)}
+# the most rounds a rounds column may cap at (plan.py's DET_ROUNDS' most)
+MOST_ROUNDS = 20
 # the directory a patch must be in
 ALTERNATIVES = "bench/alternatives/"
 
@@ -32,6 +37,17 @@ def _word(s, extra=""):
     return bool(s) and all(c.islower() or c.isdigit() or c == "-" or c in extra for c in s)
 
 
+def boots_in(row, mode):
+    """does the row's configuration boot in MODE (wall, icount, cachesim)?"""
+    return mode in MODES[row["modes"]]
+
+
+def rounds_of(row, n):
+    """the rounds the row's configuration boots of a mode's N: N, or its
+    rounds column where that is fewer"""
+    return n if row["rounds"] == "-" else min(n, int(row["rounds"]))
+
+
 def sets_of(row):
     """the row's sets, a list (its sets column without -)"""
     return [] if row["sets"] == "-" else row["sets"].split(",")
@@ -39,12 +55,12 @@ def sets_of(row):
 
 def parse(text, path=PATH, root=ROOT):
     """[{column: value}] in the table's order; TableError names the line
-    (or the table) that breaks a rule: 11 tab-separated columns with
-    known values, a unique name, a patch that exists under
+    (or the table) that breaks a rule: 12 tab-separated columns with
+    known values, a unique name, rounds - or 1-20, a patch that exists under
     bench/alternatives/ (root: the repository), one word of command line
     without ':', a switch only on a series kernel, the lines of one
     kernel agreeing on its source and patch, one line of each role (one
-    base, in every set; one series, switch 1 and no patch; one
+    base, in every set, mode and round; one series, switch 1 and no patch; one
     switch-off, the series' kernel at switch 0; at most one no-lists,
     pcp off; at most one repeat, the base's kernel, command line and
     state, in no set; at most one layout; at most one power, a baseline
@@ -66,6 +82,11 @@ def parse(text, path=PATH, root=ROOT):
                                  (where, p, ALTERNATIVES))
             if not os.path.isfile(os.path.join(root, p)):
                 raise TableError("%s: patch %s: no such file" % (where, p))
+        rn = row["rounds"]
+        if rn != "-" and not (rn.isdigit() and rn.isascii() and rn[0] != "0" and
+                              int(rn) <= MOST_ROUNDS):
+            raise TableError("%s: %s: rounds '%s', expected - (the run's) or a number from 1 to "
+                             "%d" % (where, row["name"], rn, MOST_ROUNDS))
         if row["append"] != "-" and (not row["append"].strip() or
                                      any(c.isspace() or c == ":" for c in row["append"])):
             raise TableError("%s: append '%s', expected one word without ':' (or -)" %
@@ -105,10 +126,13 @@ def parse(text, path=PATH, root=ROOT):
                 "one" if role in NEEDED else "at most one"))
     base = roles["base"][0]
     missing = [s for s in SETS if s not in sets_of(base)]
-    if missing or base["modes"] != "det":
-        raise TableError("%s: the base, %s, must be in every set and every mode (every ratio "
-                         "is to it): not in %s" % (where_of[base["name"]], base["name"],
-                                                   " ".join(missing) or "modes " + base["modes"]))
+    if missing or base["modes"] != "det" or base["rounds"] != "-":
+        raise TableError("%s: the base, %s, must be in every set, mode and round (every ratio "
+                         "is to it): not in %s" % (
+                             where_of[base["name"]], base["name"],
+                             " ".join(missing) or ("modes " + base["modes"]
+                                                   if base["modes"] != "det" else
+                                                   "rounds beyond " + base["rounds"])))
     series, off = roles["series"][0], roles["switch-off"][0]
     if series["switch"] != "1" or series["patch"] != "-":
         raise TableError("%s: %s, the series, must boot with its switch at 1 and no patch" %
@@ -122,7 +146,7 @@ def parse(text, path=PATH, root=ROOT):
             raise TableError("%s: %s, the no-lists configuration, must have its pcp lists "
                              "off" % (where_of[r["name"]], r["name"]))
     for r in roles.get("repeat", []):
-        same = ("kernel", "append", "switch", "pcp", "modes")
+        same = ("kernel", "append", "switch", "pcp", "modes", "rounds")
         if any(r[k] != base[k] for k in same) or r["sets"] != "-":
             raise TableError("%s: %s, the repeat, boots as the base's round 1: the base's %s, "
                              "and in no set (CONFIGS does not pick it)" % (
@@ -209,8 +233,8 @@ def bench_lines(listed, quick, rows=None):
     configs bench), KEY=VALUE lines: configs (the run's configurations,
     NAME:KERNEL:APPEND each), names (theirs), base and repeat
     (NAME:KERNEL:APPEND, repeat empty without one), aa (the A/A
-    configurations: repeat and layout), fixed (those of the icount and
-    cachesim modes only), programs, sweeps and shapes (those that boot the
+    configurations: repeat and layout), fixed (those wall mode does not
+    boot), programs, sweeps and shapes (those that boot the
     real programs, the sweeps, the named machine shapes: the repeat with
     the base).  SelectError for a CONFIGS value select()
     refuses."""
@@ -222,7 +246,7 @@ def bench_lines(listed, quick, rows=None):
             "base=" + boot_word(row(role("base", rows), rows)),
             "repeat=" + (boot_word(row(repeat, rows)) if repeat else ""),
             "aa=" + " ".join(r["name"] for r in rows if r["role"] in ("repeat", "layout")),
-            "fixed=" + " ".join(names(rows, modes="fixed")),
+            "fixed=" + " ".join(r["name"] for r in rows if not boots_in(r, "wall")),
             "programs=" + " ".join(names(rows, sets="programs")),
             "sweeps=" + " ".join(names(rows, sets="sweeps")),
             # (the repeat, vanilla's round 1 again, boots the shapes too)

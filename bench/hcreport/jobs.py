@@ -10,17 +10,17 @@ from .settings import ICOUNT_MORE
 def job_line(plan, points, mode, name, r, part):
     """one deterministic boot: its tag, then KEY=VALUE words"""
     row = plan.names[name]
-    f = row["kernel"]
+    f, key = row["kernel"], plan.layout(name)
     shape = workloads.SHAPES.get(part, {})
     tag = "%s-%s-%d-%s" % (mode, name, r, part)
     append = ["page_alloc.shuffle=1"] if plan.shuffle else []
     if row["append"] != "-":
         append.append(row["append"])
-    words = [tag, "mode=" + mode, "config=" + name, "kernel=" + f,
-             "image=" + plan.image(f, r if plan.shuffle else None),
+    words = [tag, "mode=" + mode, "config=" + name, "kernel=" + f, "layout=" + key,
+             "image=" + (plan.image(key, r) if plan.shuffle else plan.image(f)),
              "round=%d" % r, "boot=" + part, "vcpus=%d" % workloads.vcpus(part),
              "seed=" + (plan.seed(r) or "-"),
-             "pad=" + (plan.pad(f, r, points).replace(" ", "/") or "-"),
+             "pad=" + (plan.pad(key, r, points).replace(" ", "/") or "-"),
              "shape=" + (part if shape.get("named") == "yes" else "-"),
              "disk=" + ("yes" if part == "disk" else "no"),
              "programs=" + ("yes" if part in plan.prog_boots() else "no"),
@@ -35,8 +35,10 @@ def det_jobs(plan, points):
     programs' boots first (the longest: with one of them last, one worker
     would run it alone), each group in round order.  With icount and
     cachesim both asked for, icount boots the base's round 1 only (its
-    check against cachesim's) and its rounds beyond DET_ROUNDS; every other
-    icount row is derived from a cachesim boot (bench-collect.sh)."""
+    check against cachesim's), the configurations of icount alone and the
+    rounds beyond DET_ROUNDS; every other icount row is derived from a
+    cachesim boot (bench-collect.sh).  Each configuration boots the modes
+    and rounds its line of bench/configs.tsv allows (plan.det_parts)."""
     modes = plan.det_modes()
     both = "icount" in modes and "cachesim" in modes
     keys = []
@@ -46,13 +48,16 @@ def det_jobs(plan, points):
             if r == 1 and plan.repeat:
                 runs.append((plan.repeat, 1))
             for c, rr in runs:
-                keys += [(mode, c, rr, p) for p in plan.parts(c, rr)]
+                keys += [(mode, c, rr, p) for p in plan.det_parts(c, rr, mode)]
+                if both and not plan.boots_in(c, "cachesim"):
+                    keys += [("icount", c, rr, p) for p in plan.det_parts(c, rr, "icount")]
         if both:
             keys += [("icount", plan.base, 1, p) for p in plan.parts(plan.base, 1)]
         if mode == "icount" or both:
             for r in range(plan.det_rounds + 1, plan.icount_rounds + 1):
                 for c in plan.configs:
-                    keys += [("icount", c, r, p) for p in plan.parts(c, r) if p == ICOUNT_MORE]
+                    keys += [("icount", c, r, p) for p in plan.det_parts(c, r, "icount")
+                             if p == ICOUNT_MORE]
     progs = plan.prog_boots()
     keys = [k for k in keys if k[3] in progs] + [k for k in keys if k[3] not in progs]
     return [job_line(plan, points, *k) for k in keys]
@@ -64,7 +69,7 @@ def wall_jobs(plan):
     the programs set's configurations, the first PROG_ROUNDS rounds"""
     if "wall" not in plan.modes:
         return []
-    names = [c for c in plan.configs if plan.names[c]["modes"] != "fixed"]
+    names = [c for c in plan.configs if plan.boots_in(c, "wall")]
     if plan.repeat:
         names.append(plan.repeat)
     out = []
@@ -87,8 +92,11 @@ def wall_jobs(plan):
 
 
 def layouts(plan, points):
+    """each relink's pads per round: its key (plan.layout: the kernel's,
+    or the layout A/A's own name), the kernel it relinks, the round"""
     if not plan.shuffle or not plan.det_modes():
         return []
-    head = "kernel\tround\tpads (data,bss,mostly,percpu lines at %s)" % ",".join(points)
-    return [head] + ["%s\t%d\t%s" % (f, r, plan.pad(f, r, points))
-                     for f in plan.flavours() for r in range(1, plan.icount_rounds + 1)]
+    head = "layout\tkernel\tround\tpads (data,bss,mostly,percpu lines at %s)" % \
+        ",".join(points)
+    return [head] + ["%s\t%s\t%d\t%s" % (k, f, r, plan.pad(k, r, points))
+                     for k, f, n in plan.layouts() for r in range(1, n + 1)]

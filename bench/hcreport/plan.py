@@ -248,12 +248,32 @@ class Plan:
                                 (self.env.get("WORKLOADS", ""), ", ".join(aa)))
             self.repeat = None
             self.configs = [c for c in self.configs if c not in aa]
-        if "wall" not in self.modes:
-            idle = [c for c in self.configs if c != self.base and not self.parts(c, 1)]
-            if idle:
-                self.s.notes.append("WORKLOADS=%s: no boot of %s runs any of them: left out" %
-                                    (self.env.get("WORKLOADS", ""), ", ".join(idle)))
-                self.configs = [c for c in self.configs if c not in idle]
+        idle = [c for c in self.configs if c != self.base and
+                not any(self.det_parts(c, 1, m) for m in self.det_modes()) and
+                not ("wall" in self.modes and self.boots_in(c, "wall"))]
+        if idle:
+            self.s.notes.append("WORKLOADS=%s, MODES=%s: no boot of %s runs any of them: left "
+                                "out" % (self.env.get("WORKLOADS", ""), " ".join(self.modes),
+                                         ", ".join(idle)))
+            self.configs = [c for c in self.configs if c not in idle]
+
+    def boots_in(self, name, mode):
+        return configs.boots_in(self.names[name], mode)
+
+    def rounds_of(self, name, n):
+        """the rounds configuration NAME boots of a mode's N (its rounds
+        column, bench/configs.tsv)"""
+        return configs.rounds_of(self.names[name], n)
+
+    def det_parts(self, name, r, mode):
+        """the boots NAME has in round R of a deterministic MODE: none
+        in a mode it does not boot or beyond its rounds; a configuration
+        of icount alone (modes icount) its ICOUNT_MORE boot only"""
+        if not self.boots_in(name, mode) or r > self.rounds_of(name, r):
+            return []
+        if not self.boots_in(name, "cachesim"):
+            return [p for p in self.parts(name, r) if p == ICOUNT_MORE]
+        return self.parts(name, r)
 
     def prog_boots(self):
         return ["prog"] + [b for b, r in workloads.SHAPES.items() if r["programs"] == "yes"]
@@ -265,7 +285,7 @@ class Plan:
         """the kernels the run boots: every configuration's with a
         deterministic mode, else those of wall mode (not fixed)"""
         names = self.configs if self.det_modes() else \
-            [c for c in self.configs if self.names[c]["modes"] != "fixed"]
+            [c for c in self.configs if self.boots_in(c, "wall")]
         out = []
         for c in names:
             if self.kernel(c) not in out:
@@ -273,18 +293,39 @@ class Plan:
         return out
 
     # ---- the draws ----
-    def image(self, flavour, r=None):
-        """the directory under build/ a boot of FLAVOUR's kernel boots:
-        as built, or relinked at round R's pads (scripts/lib.sh's
+    def layout(self, name):
+        """the key configuration NAME's relinks are drawn and kept under:
+        its kernel's, shared by every configuration of that kernel (one
+        binary per round), but the layout A/A's (role layout), which
+        is its own name: the base's kernel relinked apart"""
+        row = self.names[name]
+        return row["name"] if row["role"] == "layout" else row["kernel"]
+
+    def layouts(self):
+        """(key, kernel, rounds) of each relink the run boots: each
+        configuration's key (layout()) with a deterministic mode, the
+        most rounds of those that share it"""
+        out = {}
+        for c in self.configs:
+            n = max([self.rounds_of(c, self.icount_rounds if m == "icount" else self.det_rounds)
+                     for m in self.det_modes() if self.boots_in(c, m)] or [0])
+            if n:
+                k = self.layout(c)
+                out[k] = (self.kernel(c), max(n, out.get(k, ("", 0))[1]))
+        return [(k, f, n) for k, (f, n) in out.items()]
+
+    def image(self, key, r=None):
+        """the directory under build/ a boot boots: kernel KEY as built, or
+        layout KEY (layout()) relinked at round R's pads (scripts/lib.sh's
         kernel_dir and round_kernel_dir)"""
-        f = flavour + ("" if self.config_base == "lean" else "-" + self.config_base)
+        f = key + ("" if self.config_base == "lean" else "-" + self.config_base)
         return "kernel-" + f if r is None else "rounds/%s-%d" % (f, r)
 
     def seed(self, r):
         return draws.qemu_seed(self.run_seed, r) if self.shuffle else ""
 
-    def pad(self, flavour, r, points):
-        return draws.pads(self.run_seed, flavour, r, points) if self.shuffle else ""
+    def pad(self, key, r, points):
+        return draws.pads(self.run_seed, key, r, points) if self.shuffle else ""
 
     def order(self, r, boot, names):
         if not self.shuffle or self.run_seed == "fixed":

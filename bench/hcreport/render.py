@@ -331,9 +331,9 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "once per iteration (4096 for one clear_page() by rep stosb): "
             "`rep` is those iterations per op, and `insn, rep once` counts "
             "each such instruction once, the figure the overhead target "
-            "judges.  A/A layout: vanilla-layout (vanilla built with its code "
-            "and data shifted, bench/alternatives/layout.patch) against vanilla, "
-            "paired likewise: the noise of comparing two binaries.  With the "
+            "judges.  A/A layout: %s (vanilla's code in a binary of its own, "
+            "bench/configs.tsv) against vanilla, paired likewise: the noise of "
+            "comparing two binaries.  With the " % LAYOUT +
             "seeded rounds every kernel boots each round relinked at a layout of "
             "its own (seeded pads of 0-63 cache lines of .data, .bss, __read_mostly and "
             "per-CPU data at the heads of kernel/, mm/ and fs/ and after page_alloc.o; the "
@@ -443,12 +443,13 @@ with vanilla like the series; `power`, vanilla with a known small cost
 (every 50th order-0 page cleared once more), which the power check must
 call worse.  Two A/A configurations are vanilla against itself:
 `vanilla-repeat` (the same kernel booted again: round 1 in the
-deterministic modes, every round in wall mode) and `vanilla-layout`
-(vanilla built with its code and data shifted,
-bench/alternatives/layout.patch: the noise of comparing two binaries).
-In the seeded rounds every kernel boots each round relinked at a seeded
-layout of its own (layouts.tsv), vanilla-layout's drawn apart from
-vanilla's.
+deterministic modes, every round in wall mode) and `vanilla-b`
+(vanilla's kernel relinked each round at pads drawn under its own name:
+the noise of comparing two binaries of the same code, whose true ratio
+is 1).  In the seeded rounds every kernel boots each round relinked at
+a seeded layout of its own (layouts.tsv).  `vanilla-layout` (vanilla
+with its code and data shifted by bench/alternatives/layout.patch, the
+layout A/A of runs before vanilla-b) is booted when CONFIGS names it.
 QUICK runs vanilla, hotcold and hotcold-off.
 """
 
@@ -847,7 +848,7 @@ def compare_lines(det, configs):
     """Every metric of every workload against vanilla: the rounds it rests
     on, vanilla's median and its spread over the rounds, the smallest
     ratio that spread lets the rounds resolve, and each configuration's
-    paired ratio with its 95 % interval (vanilla-layout's: the
+    paired ratio with its 95 % interval (LAYOUT's: the
     layout A/A).  The table of the cover letter's first screen."""
     ic, cs = det.get("icount", {}), det.get("cachesim", {})
     if not ic and not cs:
@@ -960,7 +961,7 @@ def report(outdir):
                   "Every workload (the sweeps too) and every metric of the deterministic "
                   "modes.  " + rounds_text() + "  `resolvable`: that smallest ratio at "
                   "vanilla's own spread.  `single` and `nopcp` are bench-only kernels "
-                  "(bench/alternatives/); vanilla-layout/vanilla is the layout A/A, "
+                  "(bench/alternatives/); %s/vanilla is the layout A/A, " % LAYOUT +
                   "judged as a family (its target, below).", ""]
         lines += compare_lines(every, dconfigs) + [""]
         tl, tn = det_targets(det, plan, prices, cal)

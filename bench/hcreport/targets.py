@@ -505,8 +505,8 @@ def det_targets(det, plan, prices=None, cal=None):
     else:
         t.missing(text, asked(plan, "cachesim", SERIES, workloads.scenarios()),
                   "no cachesim rows of %s on a scenario" % SERIES)
-    text = ("layout A/A: vanilla built with its code and data shifted (vanilla-layout), "
-            "under the same seeds (seeded rounds: each round at a layout of its own), "
+    text = ("layout A/A: %s, vanilla's code in a binary of its own (bench/configs.tsv), "
+            "under the same seeds (seeded rounds: each round at a layout of its own), " % LAYOUT +
             "not apart from vanilla in simulated L1D, L2 and L3 misses per op (workloads "
             "where vanilla has at least one miss per op), judged as a family: no metric's "
             "simultaneous interval beyond 1 by more than the floor, and no more of the "

@@ -23,20 +23,22 @@ from hcreport import configs  # noqa: E402
 from hcreport.configs import COLUMNS, SelectError, TableError  # noqa: E402
 
 # a table of its own: name, kernel, source, patch, append, switch, pcp,
-# modes, role, sets, what
+# modes, rounds, role, sets, what
 GOOD = [
-    ("base", "vanilla", "baseline", "-", "-", "none", "on", "det", "base",
+    ("base", "vanilla", "baseline", "-", "-", "none", "on", "det", "-", "base",
      "default,quick,programs,sweeps,shapes", "the baseline"),
-    ("base-again", "vanilla", "baseline", "-", "-", "none", "on", "det", "repeat", "-",
+    ("base-again", "vanilla", "baseline", "-", "-", "none", "on", "det", "-", "repeat", "-",
      "the base booted again"),
-    ("series", "hotcold-bench", "series", "-", "-", "1", "on", "det", "series",
+    ("series", "hotcold-bench", "series", "-", "-", "1", "on", "det", "-", "series",
      "default,quick,programs,sweeps,shapes", "the series"),
-    ("series-off", "hotcold-bench", "series", "-", "hot_cold=0", "0", "on", "det", "switch-off",
+    ("series-off", "hotcold-bench", "series", "-", "hot_cold=0", "0", "on", "det", "-", "switch-off",
      "default,quick", "the series, switch at 0"),
     ("lists-off", "nopcp", "baseline", "bench/alternatives/nopcp.patch", "-", "none", "off",
-     "det", "no-lists", "default,programs", "no per-cpu lists"),
+     "det", "3", "no-lists", "default,programs", "no per-cpu lists"),
     ("shifted", "layout", "baseline", "bench/alternatives/layout.patch", "-", "none", "on",
-     "fixed", "layout", "default", "the base shifted"),
+     "fixed", "-", "layout", "default", "the base shifted"),
+    ("costly", "power", "baseline", "bench/alternatives/power.patch", "-", "none", "on",
+     "icount", "-", "power", "-", "the base with a known cost"),
 ]
 
 
@@ -74,10 +76,10 @@ class Rules(unittest.TestCase):
         self.assertEqual(rows[3]["append"], "hot_cold=0")
 
     def test_columns(self):
-        self.refused(GOOD + [GOOD[2][:-1]], "t.tsv:10: 10 tab-separated columns, expected 11")
+        self.refused(GOOD + [GOOD[2][:-1]], "t.tsv:11: 11 tab-separated columns, expected 12")
 
     def test_a_name_twice(self):
-        self.refused(GOOD + [GOOD[2]], "t.tsv:10: series listed twice (first at t.tsv:6)")
+        self.refused(GOOD + [GOOD[2]], "t.tsv:11: series listed twice (first at t.tsv:6)")
 
     def test_names_and_kernels(self):
         self.refused(changed("series", name="Series"), "name 'Series'")
@@ -120,12 +122,13 @@ class Rules(unittest.TestCase):
         self.refused(changed("base", role="-"), "0 lines of role base")
         self.refused(changed("series", role="base"), "2 lines of role base (base series)")
         self.refused(changed("base", sets="default,quick,programs"),
-                     "the base, base, must be in every set and every mode")
+                     "the base, base, must be in every set, mode and round")
         self.refused(changed("base", modes="fixed"), "not in modes fixed")
+        self.refused(changed("base", rounds="3"), "not in rounds beyond 3")
 
     def test_the_repeat_boots_as_the_base(self):
         for col, value in (("append", "x=1"), ("kernel", "layout"), ("pcp", "off"),
-                           ("sets", "default")):
+                           ("sets", "default"), ("rounds", "1")):
             with self.subTest(column=col):
                 rows = changed("base-again", **{col: value})
                 if col == "kernel":
@@ -148,8 +151,26 @@ class Rules(unittest.TestCase):
         self.refused(changed("lists-off", pcp="on"), "lists-off, the no-lists configuration, "
                      "must have its pcp lists off")
         # no no-lists, repeat or layout line: a table still
-        self.assertEqual(len(parse([r for r in GOOD if r[8] in ("base", "series", "switch-off")])),
+        self.assertEqual(len(parse([r for r in GOOD if r[9] in ("base", "series", "switch-off")])),
                          3)
+
+    def test_rounds(self):
+        for bad in ("0", "21", "03", "x", "", "1.5", "٣"):
+            with self.subTest(rounds=bad):
+                self.refused(changed("lists-off", rounds=bad),
+                             "lists-off: rounds '%s', expected - (the run's) or a number" % bad)
+        rows = parse(changed("lists-off", rounds="20"))
+        self.assertEqual([configs.rounds_of(r, 6) for r in rows], [6, 6, 6, 6, 6, 6, 6])
+        self.assertEqual([configs.rounds_of(r, 10) for r in parse(GOOD)], [10] * 4 + [3, 10, 10])
+
+    def test_the_modes_each_boots(self):
+        rows = {r["name"]: r for r in parse(GOOD)}
+        self.assertEqual([m for m in ("wall", "icount", "cachesim")
+                          if configs.boots_in(rows["costly"], m)], ["icount"])
+        self.assertEqual([m for m in ("wall", "icount", "cachesim")
+                          if configs.boots_in(rows["shifted"], m)], ["icount", "cachesim"])
+        self.assertTrue(all(configs.boots_in(rows["base"], m) for m in ("wall", "icount",
+                                                                       "cachesim")))
 
     def test_no_lines(self):
         self.refused([], "t.tsv: no configuration lines")
@@ -204,14 +225,14 @@ class Select(unittest.TestCase):
             "base=base:vanilla:",
             "repeat=base-again:vanilla:",
             "aa=base-again shifted",
-            "fixed=shifted",
+            "fixed=shifted costly",
             "programs=base series lists-off",
             "sweeps=base series",
             # the repeat boots the shapes with the base
             "shapes=base series base-again"])
 
     def test_no_repeat(self):
-        rows = parse([r for r in GOOD if r[8] != "repeat"])
+        rows = parse([r for r in GOOD if r[9] != "repeat"])
         lines = configs.bench_lines("", True, rows)
         self.assertIn("repeat=", lines)
         self.assertIn("aa=shifted", lines)
@@ -221,7 +242,8 @@ class Select(unittest.TestCase):
         self.assertEqual(configs.kernel_lines(self.rows), [
             "vanilla baseline -", "hotcold-bench series -",
             "nopcp baseline bench/alternatives/nopcp.patch",
-            "layout baseline bench/alternatives/layout.patch"])
+            "layout baseline bench/alternatives/layout.patch",
+            "power baseline bench/alternatives/power.patch"])
 
     def test_expected_state(self):
         self.assertEqual(configs.expected_state("series-off", self.rows), ("0", False))
@@ -234,7 +256,7 @@ class Select(unittest.TestCase):
         self.assertEqual(configs.names(self.rows, source="series", modes="det"),
                          ["series", "series-off"])
         self.assertEqual(configs.role("layout", self.rows), "shifted")
-        self.assertIsNone(configs.role("repeat", parse([r for r in GOOD if r[8] != "repeat"])))
+        self.assertIsNone(configs.role("repeat", parse([r for r in GOOD if r[9] != "repeat"])))
 
 
 class CommandLine(unittest.TestCase):

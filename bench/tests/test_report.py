@@ -406,11 +406,11 @@ class Intervals(unittest.TestCase):
         self.assertIsNone(resolvable(0.02, 1))
 
     def one_round_run(self, det_rounds):
-        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout", repeat="0",
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-b", repeat="0",
                        det_rounds=det_rounds))
         rows = [r for r in both_modes("pagefault_anon", 6.0) if r["round"] == 1 and
                 r["config"] != "vanilla-repeat"]
-        rows += [det_row("cachesim", "pagefault_anon", "vanilla-layout", 1, l2m=5.25)]
+        rows += [det_row("cachesim", "pagefault_anon", "vanilla-b", 1, l2m=5.25)]
         run.det(rows)
         return run
 
@@ -459,10 +459,10 @@ class Intervals(unittest.TestCase):
 
 
 class LayoutAA(unittest.TestCase):
-    """vanilla-layout, under the same seeds as vanilla, judged as a
+    """vanilla-b, under the same seeds as vanilla, judged as a
     family (targets.Family): a target that can miss, in at most 5 % of
     runs where nothing differs, and is NOT RUN without its rows."""
-    PLAN = dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout")
+    PLAN = dict(PF, configs="vanilla hotcold hotcold-off vanilla-b")
     # vanilla's L2 misses per op over three seeds
     VANILLA = (5.0, 5.6, 4.7)
 
@@ -472,7 +472,7 @@ class LayoutAA(unittest.TestCase):
         for r in rows:
             if r["mode"] == "cachesim" and r["config"] != "vanilla-repeat":
                 r["l2m_k"] = self.VANILLA[r["round"] - 1] * 100
-        rows += [det_row("cachesim", "pagefault_anon", "vanilla-layout", r,
+        rows += [det_row("cachesim", "pagefault_anon", "vanilla-b", r,
                          l2m=self.VANILLA[r - 1] * f) for r, f in zip((1, 2, 3), factors)]
         run.det(rows)
         return run.report()
@@ -506,9 +506,9 @@ class LayoutAA(unittest.TestCase):
         vanilla (1000 misses per op in every round) are LOGS"""
         from hcreport.stats import paired_ratio
         per = {"vanilla": {"rounds": {r: {"l1m": 1000.0} for r in range(1, len(logs) + 1)}},
-               "vanilla-layout": {"rounds": {r: {"l1m": 1000.0 * math.exp(x)}
+               "vanilla-b": {"rounds": {r: {"l1m": 1000.0 * math.exp(x)}
                                              for r, x in enumerate(logs, 1)}}}
-        return paired_ratio(per, "vanilla-layout", "l1m")
+        return paired_ratio(per, "vanilla-b", "l1m")
 
     def family(self, ivs, below=0):
         """the line targets.Family gives IVS (and BELOW metrics where
@@ -981,12 +981,12 @@ class DetTargets(unittest.TestCase):
                       target(lines, "hotcold never worse"))
 
     def test_a_resolved_layout_aa_is_the_margin(self):
-        # hotcold 4 % more L2 misses in every round; vanilla-layout 3 %
+        # hotcold 4 % more L2 misses in every round; vanilla-b 3 %
         # more in every round: the layout A/A misses, and a 4 % difference
         # still clears its 3 %; at 5 % it no longer does
-        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout"))
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-b"))
         rows = both_modes("pagefault_anon", 5.2)
-        layout = [det_row("cachesim", "pagefault_anon", "vanilla-layout", r, l2m=5.15)
+        layout = [det_row("cachesim", "pagefault_anon", "vanilla-b", r, l2m=5.15)
                   for r in (1, 2, 3)]
         run.det(rows + layout)
         rc, lines, err = run.report()
@@ -1002,11 +1002,11 @@ class DetTargets(unittest.TestCase):
         self.assertIn(": met on", target(lines, "hotcold never worse"))
 
     def test_layout_asked_for_and_absent_is_not_run(self):
-        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout"))
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-b"))
         run.det(both_modes("pagefault_anon", 5.0))
         rc, lines, err = run.report()
         self.assertEqual(rc, 1)
-        self.assertIn("NOT RUN (no cachesim rows of vanilla-layout)", target(lines, "layout A/A"))
+        self.assertIn("NOT RUN (no cachesim rows of vanilla-b)", target(lines, "layout A/A"))
 
     def test_hotcold_off_misses_are_judged(self):
         # the switch at 0 with 20 % more L2 misses than vanilla in every round
@@ -1128,11 +1128,11 @@ class DetTargets(unittest.TestCase):
         # vanilla's rounds 2.04 % apart, its layout build 1 %: a hotcold
         # 2 % worse in every round is within the noise (max(), with the
         # rounds' A/A), and would not be with the layout's alone
-        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-layout"))
+        run = Run(dict(PF, configs="vanilla hotcold hotcold-off vanilla-b"))
         rows = both_modes("pagefault_anon", 5.1)
         rows = [dict(r, l2m_k=4.9 * 100) if r["mode"] == "cachesim" and
                 r["config"] == "vanilla" and r["round"] == 2 else r for r in rows]
-        rows += [det_row("cachesim", "pagefault_anon", "vanilla-layout", r, l2m=5.05)
+        rows += [det_row("cachesim", "pagefault_anon", "vanilla-b", r, l2m=5.05)
                  for r in (1, 2, 3)]
         run.det(rows)
         rc, lines, err = run.report()

@@ -201,6 +201,10 @@ class Boots(unittest.TestCase):
                           (line.replace("round=1", "round=x"), "round 'x'"),
                           (line.replace("image=rounds/vanilla-1", "image=../x"), "image '../x'"),
                           (line.replace("pad=", "pad=64,"), "pad '64,"),
+                          (line.replace("layout=vanilla ", "layout=single "),
+                           "layout 'single' neither the kernel's nor the configuration's"),
+                          (line.replace("layout=vanilla ", "layout=vanilla-b "),
+                           "image 'rounds/vanilla-1' of kernel 'vanilla' (layout 'vanilla-b')"),
                           (line + " bogus=1", "unknown key 'bogus'"),
                           (line.replace("workloads=", "workloads=a b,"), "'b,sdet_1,pagefault_anon,exit_flood': expected KEY=VALUE")):
             with self.subTest(bad=bad):

@@ -41,6 +41,9 @@ def lib_sh(script):
 # draws (run seed 1, whose pads hold a 0)
 FLAVOURS = ("vanilla", "single", "power")
 POINTS = "fork filemap memblock open".split()
+# the relinks the test's layouts.tsv asks for: (layout, kernel), vanilla's
+# kernel twice (the layout A/A's relinks under its own name)
+RELINKS = tuple((f, f) for f in FLAVOURS) + (("vanilla-b", "vanilla"),)
 
 
 def pads(f, r):
@@ -178,8 +181,8 @@ class LayoutPerRound(unittest.TestCase):
         with open(stub, "w") as f:
             f.write(BUILD_STUB % {"mode": mode})
         os.chmod(stub, 0o755)
-        table = "kernel\tround\tpads\n" + "".join(
-            "%s\t%d\t%s\n" % (f, r, pads(f, r)) for f in FLAVOURS for r in (1, 2))
+        table = "layout\tkernel\tround\tpads\n" + "".join(
+            "%s\t%s\t%d\t%s\n" % (k, f, r, pads(k, r)) for k, f in RELINKS for r in (1, 2))
         p = subprocess.run(["bash", "-c", LAYOUTS % {"functions": build_function("round_layouts")}],
                            env=dict(PATH=os.environ["PATH"], ROOT=fake, REAL=ROOT, BUILD=build,
                                     PADS=table),
@@ -194,14 +197,16 @@ class LayoutPerRound(unittest.TestCase):
         rc, err, build = self.round_layouts("ok")
         self.assertEqual(rc, 0, err)
         rows = self.read(os.path.join(build, "run", "layouts.tsv")).splitlines()
-        self.assertEqual(len(rows), 7)
+        self.assertEqual(len(rows), 9)
         # (some pad asks for no line of one kind at one point: a 0 is tested)
-        self.assertTrue(any("0" in g.split(",") for r in rows[1:] for g in r.split("\t")[2].split()))
+        self.assertTrue(any("0" in g.split(",") for r in rows[1:] for g in r.split("\t")[3].split()))
         for row in rows[1:]:
-            f, r, pad = row.split("\t")
-            with self.subTest(kernel=f, round=r):
-                self.assertEqual(pad, pads(f, int(r)))
-                d = os.path.join(build, "rounds", "%s-%s" % (f, r))
+            k, f, r, pad = row.split("\t")
+            with self.subTest(layout=k, round=r):
+                self.assertEqual(pad, pads(k, int(r)))
+                # (the A/A's relinks of vanilla's kernel kept apart from
+                # vanilla's, under its own name)
+                d = os.path.join(build, "rounds", "%s-%s" % (k, r))
                 self.assertEqual(self.read(os.path.join(d, "pad")), pad + "\n")
                 for name in ("arch/x86/boot/bzImage", "vmlinux"):
                     self.assertEqual(self.read(os.path.join(d, name)), "%s %s\n" % (f, pad))
