@@ -21,7 +21,7 @@ import statistics
 import sys
 
 from . import family, verdicts
-from .ingest import BASE, LAYOUT, InputError, load_all, load_plan
+from .ingest import BASE, LAYOUT, SHIFTED, InputError, load_all, load_plan
 
 RESULTS = os.path.join(family.BENCH, os.pardir, "docs", "results")
 # the planted cost: memory accesses of the series (hotcold/vanilla) up by
@@ -169,15 +169,14 @@ def run(families=40, seed=1, rounds=None, sds=None, pools=None, adjust=verdicts.
 
 
 def aa_nulls(paths=None, waive_rounds=False):
-    """The archived A/A pairs as empirical nulls: per run with
-    vanilla-layout, the family's cells with vanilla-layout in the config's
-    place against vanilla; [(run, cells with an interval, with a verdict,
-    the false alarms, intervals that miss 1)].  waive_rounds: judge 3 rounds too
+    """The archived A/A pairs as empirical nulls: per run with a layout
+    A/A (the layout line's of bench/configs.tsv, or the shifted base's,
+    the layout A/A of runs before it), the family's cells with it in the
+    config's place against vanilla; [(run, cells with an interval, with
+    a verdict, the false alarms, intervals that miss 1)].  waive_rounds: judge 3 rounds too
     (what the rule refuses, to see the test itself)."""
     paths = paths or sorted(glob.glob(os.path.join(RESULTS, "2026*", "det.csv")))
     sesoi = family.sesoi_table()
-    cells = list(dict.fromkeys(c._replace(config=LAYOUT, base=BASE, where="A/A")
-                               for c in family.primary_table()))
     out = []
     for path in paths:
         d = os.path.dirname(path)
@@ -185,8 +184,12 @@ def aa_nulls(paths=None, waive_rounds=False):
             det = load_all(d, load_plan(d))[0]
         except InputError:
             continue
-        if not any(LAYOUT in per for t in det.values() for per in t.values()):
+        aa = [c for c in (LAYOUT, SHIFTED) if c and
+              any(c in per for t in det.values() for per in t.values())]
+        if not aa:
             continue
+        cells = list(dict.fromkeys(c._replace(config=aa[0], base=BASE, where="A/A")
+                                   for c in family.primary_table()))
         js, _ = verdicts.family_verdicts(det, cells, sesoi, BASE,
                                          min_rounds=3 if waive_rounds else verdicts.MIN_ROUNDS)
         iv = [j for j in js if j.lo is not None]
@@ -250,7 +253,8 @@ def main(argv):
           % (rate(h.false_alarms, h.families), rate(h.detected, h.planted),
              rate(h.covered, h.planted)))
     for waive in (False, True):
-        print("- archived A/A pairs (vanilla-layout against vanilla, the family's cells)%s:" % (
+        print("- archived A/A pairs (%s against vanilla, the family's cells)%s:" % (
+            " or ".join(c for c in (LAYOUT, SHIFTED) if c),
             ", the 4-round rule waived (3 rounds judged)" if waive else ""))
         for name, n, judged, alarms, miss in aa_nulls(waive_rounds=waive):
             print("  %s: %d cells with an interval, %d with a verdict, %d better/worse%s; "

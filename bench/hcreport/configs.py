@@ -19,7 +19,8 @@ COLUMNS = ("name", "kernel", "source", "patch", "append", "switch", "pcp", "mode
            "role", "sets", "what")
 VALUES = {"source": ("baseline", "series"), "switch": ("none", "0", "1"), "pcp": ("on", "off"),
           "modes": ("det", "fixed", "icount"),
-          "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "power", "-")}
+          "role": ("base", "series", "switch-off", "no-lists", "repeat", "layout", "shifted",
+                   "power", "-")}
 # the roles a table must have, one line each (the others: at most one)
 NEEDED = ("base", "series", "switch-off")
 SETS = ("default", "quick", "programs", "sweeps", "shapes")
@@ -63,8 +64,9 @@ def parse(text, path=PATH, root=ROOT):
     base, in every set, mode and round; one series, switch 1 and no patch; one
     switch-off, the series' kernel at switch 0; at most one no-lists,
     pcp off; at most one repeat, the base's kernel, command line and
-    state, in no set; at most one layout; at most one power, a baseline
-    kernel with a bench-only patch: a known cost on the base)."""
+    state, in no set; at most one layout; at most one shifted and one
+    power, each a baseline kernel with a bench-only patch: a shift of the
+    base's code, a known cost on the base)."""
     rows, where_of = [], {}
     for where, row in tables.lines(text, path, COLUMNS, VALUES):
         for k in ("name", "kernel"):
@@ -151,11 +153,13 @@ def parse(text, path=PATH, root=ROOT):
             raise TableError("%s: %s, the repeat, boots as the base's round 1: the base's %s, "
                              "and in no set (CONFIGS does not pick it)" % (
                                  where_of[r["name"]], r["name"], ", ".join(same)))
-    for r in roles.get("power", []):
+    for r in roles.get("power", []) + roles.get("shifted", []):
         if r["source"] != "baseline" or r["patch"] == "-" or r["switch"] != "none":
-            raise TableError("%s: %s, the power check, must be the baseline with a bench-only "
-                             "patch (its known cost) and no switch" % (where_of[r["name"]],
-                                                                      r["name"]))
+            raise TableError("%s: %s, the %s, must be the baseline with a bench-only "
+                             "patch (its %s) and no switch" % (
+                                 where_of[r["name"]], r["name"],
+                                 "power check" if r["role"] == "power" else "shifted base",
+                                 "known cost" if r["role"] == "power" else "shift"))
     return rows
 
 
@@ -179,7 +183,7 @@ def row(name, rows=None):
 
 def role(which, rows=None):
     """the name of the configuration of that role (base, series,
-    switch-off, no-lists, repeat, layout, power), or None"""
+    switch-off, no-lists, repeat, layout, shifted, power), or None"""
     found = names(rows, role=which)
     return found[0] if found else None
 

@@ -20,9 +20,12 @@ BASE = configs.role("base")
 # the base's first round booted again: the A/A of the instrument itself
 # (deterministic modes), or the base booted twice per round (wall)
 REPEAT = configs.role("repeat")
-# the base built with its layout shifted: the noise of comparing two
-# binaries of the same code
+# the base's kernel relinked apart: the noise of comparing two binaries
+# of the same code
 LAYOUT = configs.role("layout")
+# the layout A/A of runs before LAYOUT's: the base's code shifted (the
+# archived A/A pairs, hcreport/calibration.py)
+SHIFTED = configs.role("shifted")
 # the series, whose targets the report checks; the series' kernel booted
 # with its switch at 0; the kernel without per-cpu lists the seed's
 # table starts from

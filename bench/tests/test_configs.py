@@ -154,6 +154,16 @@ class Rules(unittest.TestCase):
         self.assertEqual(len(parse([r for r in GOOD if r[9] in ("base", "series", "switch-off")])),
                          3)
 
+    def test_the_shifted_base(self):
+        rows = changed("shifted", role="shifted")
+        self.assertEqual(configs.role("shifted", parse(rows)), "shifted")
+        self.refused(rows + [("shifted2", "nopcp", "baseline", "bench/alternatives/nopcp.patch",
+                              "-", "none", "off", "fixed", "-", "shifted", "-", "again")],
+                     "2 lines of role shifted")
+        self.refused(changed("shifted", role="shifted", kernel="vanilla", patch="-"),
+                     "shifted, the shifted base, must be the baseline with a bench-only patch "
+                     "(its shift)")
+
     def test_rounds(self):
         for bad in ("0", "21", "03", "x", "", "1.5", "٣"):
             with self.subTest(rounds=bad):

@@ -75,5 +75,18 @@ class CappedRun(unittest.TestCase):
         self.assertIn(": met on", target(self.lines, "layout A/A"))
 
 
+
+class ArchivedAA(unittest.TestCase):
+    def test_the_archived_layout_aa_pairs_are_read(self):
+        """the archived runs' layout A/A (vanilla-layout, now the table's
+        shifted base) stays report.py calibrate's empirical null"""
+        from hcreport import calibration
+        shifted = CONFIGS.role("shifted")
+        self.assertTrue(shifted)
+        runs = [name for name, *_ in calibration.aa_nulls()]
+        self.assertIn("20261207-v3-icount8", runs)
+        self.assertGreaterEqual(len(runs), 6)
+
+
 if __name__ == "__main__":
     unittest.main()
