@@ -64,7 +64,8 @@ def parse(text, path=PATH, root=ROOT):
     base, in every set, mode and round; one series, switch 1 and no patch; one
     switch-off, the series' kernel at switch 0; at most one no-lists,
     pcp off; at most one repeat, the base's kernel, command line and
-    state, in no set; at most one layout; at most one shifted and one
+    state, in no set; at most one layout, the base's kernel, command
+    line and state under a name no kernel has; at most one shifted and one
     power, each a baseline kernel with a bench-only patch: a shift of the
     base's code, a known cost on the base)."""
     rows, where_of = [], {}
@@ -152,6 +153,13 @@ def parse(text, path=PATH, root=ROOT):
         if any(r[k] != base[k] for k in same) or r["sets"] != "-":
             raise TableError("%s: %s, the repeat, boots as the base's round 1: the base's %s, "
                              "and in no set (CONFIGS does not pick it)" % (
+                                 where_of[r["name"]], r["name"], ", ".join(same)))
+    for r in roles.get("layout", []):
+        # (its relinks are kept under its name: no kernel's)
+        same = ("kernel", "append", "switch", "pcp")
+        if any(r[k] != base[k] for k in same) or r["name"] in kernels:
+            raise TableError("%s: %s, the layout A/A, boots the base's kernel relinked under "
+                             "its own name: the base's %s, and a name no kernel has" % (
                                  where_of[r["name"]], r["name"], ", ".join(same)))
     for r in roles.get("power", []) + roles.get("shifted", []):
         if r["source"] != "baseline" or r["patch"] == "-" or r["switch"] != "none":

@@ -36,7 +36,9 @@ GOOD = [
     ("lists-off", "nopcp", "baseline", "bench/alternatives/nopcp.patch", "-", "none", "off",
      "det", "3", "no-lists", "default,programs", "no per-cpu lists"),
     ("shifted", "layout", "baseline", "bench/alternatives/layout.patch", "-", "none", "on",
-     "fixed", "-", "layout", "default", "the base shifted"),
+     "fixed", "-", "shifted", "-", "the base shifted"),
+    ("base-b", "vanilla", "baseline", "-", "-", "none", "on", "fixed", "-", "layout", "default",
+     "the base relinked apart"),
     ("costly", "power", "baseline", "bench/alternatives/power.patch", "-", "none", "on",
      "icount", "-", "power", "-", "the base with a known cost"),
 ]
@@ -76,10 +78,10 @@ class Rules(unittest.TestCase):
         self.assertEqual(rows[3]["append"], "hot_cold=0")
 
     def test_columns(self):
-        self.refused(GOOD + [GOOD[2][:-1]], "t.tsv:11: 11 tab-separated columns, expected 12")
+        self.refused(GOOD + [GOOD[2][:-1]], "t.tsv:12: 11 tab-separated columns, expected 12")
 
     def test_a_name_twice(self):
-        self.refused(GOOD + [GOOD[2]], "t.tsv:11: series listed twice (first at t.tsv:6)")
+        self.refused(GOOD + [GOOD[2]], "t.tsv:12: series listed twice (first at t.tsv:6)")
 
     def test_names_and_kernels(self):
         self.refused(changed("series", name="Series"), "name 'Series'")
@@ -154,6 +156,18 @@ class Rules(unittest.TestCase):
         self.assertEqual(len(parse([r for r in GOOD if r[9] in ("base", "series", "switch-off")])),
                          3)
 
+    def test_the_layout_aa_is_the_bases_kernel_under_a_name_of_its_own(self):
+        for col, value in (("append", "x=1"), ("pcp", "off")):
+            with self.subTest(column=col):
+                self.refused(changed("base-b", **{col: value}),
+                             "base-b, the layout A/A, boots the base's kernel relinked under "
+                             "its own name")
+        self.refused(changed("base-b", kernel="layout", patch="bench/alternatives/layout.patch"),
+                     "base-b, the layout A/A, boots the base's kernel")
+        rows = [r if r[0] != "base-b" else ("nopcp",) + r[1:] for r in GOOD]
+        self.refused(rows, "nopcp, the layout A/A, boots the base's kernel relinked under its "
+                     "own name: the base's kernel, append, switch, pcp, and a name no kernel has")
+
     def test_the_shifted_base(self):
         rows = changed("shifted", role="shifted")
         self.assertEqual(configs.role("shifted", parse(rows)), "shifted")
@@ -170,8 +184,8 @@ class Rules(unittest.TestCase):
                 self.refused(changed("lists-off", rounds=bad),
                              "lists-off: rounds '%s', expected - (the run's) or a number" % bad)
         rows = parse(changed("lists-off", rounds="20"))
-        self.assertEqual([configs.rounds_of(r, 6) for r in rows], [6, 6, 6, 6, 6, 6, 6])
-        self.assertEqual([configs.rounds_of(r, 10) for r in parse(GOOD)], [10] * 4 + [3, 10, 10])
+        self.assertEqual([configs.rounds_of(r, 6) for r in rows], [6] * 8)
+        self.assertEqual([configs.rounds_of(r, 10) for r in parse(GOOD)], [10] * 4 + [3, 10, 10, 10])
 
     def test_the_modes_each_boots(self):
         rows = {r["name"]: r for r in parse(GOOD)}
@@ -205,7 +219,7 @@ class Select(unittest.TestCase):
 
     def test_defaults(self):
         self.assertEqual(self.select(""), ["base", "series", "series-off", "lists-off",
-                                           "shifted"])
+                                           "base-b"])
         self.assertEqual(self.select(" \t", quick=True), ["base", "series", "series-off"])
 
     def test_a_list_in_its_order(self):
@@ -234,8 +248,8 @@ class Select(unittest.TestCase):
             "names=shifted series-off base",
             "base=base:vanilla:",
             "repeat=base-again:vanilla:",
-            "aa=base-again shifted",
-            "fixed=shifted costly",
+            "aa=base-again base-b",
+            "fixed=shifted base-b costly",
             "programs=base series lists-off",
             "sweeps=base series",
             # the repeat boots the shapes with the base
@@ -245,7 +259,7 @@ class Select(unittest.TestCase):
         rows = parse([r for r in GOOD if r[9] != "repeat"])
         lines = configs.bench_lines("", True, rows)
         self.assertIn("repeat=", lines)
-        self.assertIn("aa=shifted", lines)
+        self.assertIn("aa=base-b", lines)
         self.assertIn("shapes=base series", lines)
 
     def test_kernel_lines(self):
@@ -265,7 +279,7 @@ class Select(unittest.TestCase):
                                                                      "lists-off"])
         self.assertEqual(configs.names(self.rows, source="series", modes="det"),
                          ["series", "series-off"])
-        self.assertEqual(configs.role("layout", self.rows), "shifted")
+        self.assertEqual(configs.role("layout", self.rows), "base-b")
         self.assertIsNone(configs.role("repeat", parse([r for r in GOOD if r[9] != "repeat"])))
 
 
