@@ -252,9 +252,10 @@ class Plan:
                 not any(self.det_parts(c, 1, m) for m in self.det_modes()) and
                 not ("wall" in self.modes and self.boots_in(c, "wall"))]
         if idle:
-            self.s.notes.append("WORKLOADS=%s, MODES=%s: no boot of %s runs any of them: left "
-                                "out" % (self.env.get("WORKLOADS", ""), " ".join(self.modes),
-                                         ", ".join(idle)))
+            self.s.notes.append("WORKLOADS=%s MODES=%s: %s boot none of the run's workloads "
+                                "in its modes (bench/configs.tsv's modes): left out" % (
+                                    self.env.get("WORKLOADS", "") or "(default)",
+                                    " ".join(self.modes), ", ".join(idle)))
             self.configs = [c for c in self.configs if c not in idle]
 
     def boots_in(self, name, mode):
