@@ -149,14 +149,16 @@ def holm(ps):
 
 def judge(judgements, adjust=holm):
     """the verdicts of the cells that are tested (enough rounds and
-    events), their p values adjusted together (adjust: holm)"""
+    events), their p values adjusted together (adjust: holm) over the
+    whole committed family: two hypotheses per cell, an untested cell's at
+    p = 1, so that a verdict never gains from cells a run did not test"""
     tested = [i for i, j in enumerate(judgements) if j.why is None and j.lo is not None]
     ps, dirs = [], []
     for i in tested:
         p_d, d, p_e = tests(judgements[i])
         ps += [p_d, p_e]
         dirs.append(d)
-    adj = adjust(ps)
+    adj = adjust(ps + [1.0] * 2 * (len(judgements) - len(tested)))
     out = list(judgements)
     for k, i in enumerate(tested):
         a_d, a_e = adj[2 * k], adj[2 * k + 1]
@@ -192,6 +194,12 @@ def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rou
             why = "too few events (%.0f in a round)" % ev
         elif j.lo is None:
             why = "no variance"
+        elif len(set(logs)) < 3:
+            # rounds that barely vary: the variance lives at a level the
+            # rounds do not sample (a history, a binary), which the prior
+            # cannot stand in for
+            why = "%d distinct round%s of %d" % (len(set(logs)), "s"[len(set(logs)) == 1:],
+                                                len(logs))
         out.append(j._replace(why=why))
     return judge(out, adjust), pri
 
