@@ -20,8 +20,9 @@ import random
 import statistics
 import sys
 
-from . import family, verdicts
+from . import family, plan, verdicts, workloads
 from .ingest import BASE, LAYOUT, SHIFTED, InputError, load_all, load_plan
+from .settings import ICOUNT_MORE
 
 RESULTS = os.path.join(family.BENCH, os.pardir, "docs", "results")
 # the planted cost: memory accesses of the series (hotcold/vanilla) up by
@@ -32,7 +33,7 @@ PLANT = 0.20
 PLANT_SD = 0.05
 BACKGROUND = 60
 Rates = collections.namedtuple("Rates", "families false_alarms planted detected covered "
-                                        "null_cells null_covered undetectable")
+                                        "null_cells null_covered undetectable short short_names")
 
 
 def archive_sds(paths=None):
@@ -103,7 +104,7 @@ def simulate(rng, cells, sds, pools, sesoi, rounds, plant=(), noise=normal):
     for c in cells:
         groups[(c.mode, c.workload, c.metric)].append(c)
     for (mode, wl, key), cs in groups.items():
-        n = rounds[mode]
+        n = rounds.get((mode, wl), rounds[mode])
         sd = {c: cell_sd(c, sds, pools, sesoi) for c in cs}
         # the base's share of each pair's variance: half the smallest
         var = {}
@@ -131,6 +132,23 @@ def simulate(rng, cells, sds, pools, sesoi, rounds, plant=(), noise=normal):
     return det
 
 
+def plan_rounds(cells):
+    """the rounds the default plan (bench/hcreport/plan.py, every suite)
+    gives each cell: {mode: the mode's rounds (the background cells'),
+    (mode, workload): the rounds in which the cell's boot runs for its
+    configuration and its base} -- the real programs and ccd8prog boot
+    only in the first PROG_ROUNDS"""
+    p = plan.Plan({"SUITE": "both", "RUN_SEED": "fixed"})
+    out = {"cachesim": p.det_rounds, "icount": p.icount_rounds}
+    for c in cells:
+        boots = [b for b in workloads.VALUES["boot"] if c.workload in p.boot_list(b)]
+        top = p.icount_rounds if c.mode == "icount" and ICOUNT_MORE in boots else p.det_rounds
+        out[(c.mode, c.workload)] = sum(
+            1 for r in range(1, top + 1)
+            if all(any(b in p.det_parts(k, r, c.mode) for b in boots) for k in (c.config, c.base)))
+    return out
+
+
 def covers(j, truth):
     return j.lo is not None and j.lo <= truth <= j.hi
 
@@ -138,12 +156,15 @@ def covers(j, truth):
 def run(families=40, seed=1, rounds=None, sds=None, pools=None, adjust=verdicts.holm,
         moderate=True, cells=None, noise=normal):
     """Rates over FAMILIES null runs and as many with the cost planted"""
-    rounds = rounds or {"cachesim": 6, "icount": 10}
-    sesoi = family.sesoi_table()
     cells = cells or family.primary_table()
+    rounds = rounds or plan_rounds(cells)
+    sesoi = family.sesoi_table()
     if sds is None:
         sds, pools = archive_sds()
     plant = planted(cells, sds, pools, sesoi)
+    # planted cells whose rounds the 4-round rule refuses: never called
+    short = [c for c in plant if rounds.get((c.mode, c.workload), rounds[c.mode]) <
+             verdicts.MIN_ROUNDS]
     rng = random.Random(seed)
     alarms = null_cells = null_cov = 0
     for _ in range(families):
@@ -153,7 +174,7 @@ def run(families=40, seed=1, rounds=None, sds=None, pools=None, adjust=verdicts.
         alarms += any(j.verdict in ("better", "worse") for j in js)
         null_cells += sum(1 for j in js if j.lo is not None)
         null_cov += sum(1 for j in js if covers(j, 0.0))
-    det_n = cov = n_pl = 0
+    det_n = cov = n_pl = n_short = 0
     for _ in range(families):
         js, _ = verdicts.family_verdicts(simulate(rng, cells, sds, pools, sesoi, rounds, plant,
                                                   noise),
@@ -161,11 +182,13 @@ def run(families=40, seed=1, rounds=None, sds=None, pools=None, adjust=verdicts.
         for j in js:
             if j.cell in plant:
                 n_pl += 1
+                n_short += j.cell in short
                 det_n += j.verdict == "worse"
                 cov += covers(j, math.log1p(PLANT))
     other = [c for c in cells if c.metric == "mem" and c.base == BASE and c not in plant]
     return Rates(families, alarms, n_pl, det_n, cov, null_cells, null_cov,
-                 ["%s %s/%s" % (c.workload, c.config, c.base) for c in other])
+                 ["%s %s/%s" % (c.workload, c.config, c.base) for c in other],
+                 n_short, ["%s %s/%s" % (c.workload, c.config, c.base) for c in short])
 
 
 def aa_nulls(paths=None, waive_rounds=False):
@@ -235,14 +258,22 @@ def main(argv):
     sds, pools = archive_sds()
     r = run(opts["families"], opts["seed"], sds=sds, pools=pools)
     ok = (r.false_alarms <= 0.05 * r.families and r.detected >= 0.9 * r.planted)
-    print("calibration of the primary family's verdicts (seed %d; 6 cache-model rounds, 10 "
-          "icount rounds; per-cell sds pooled from the archive):" % opts["seed"])
+    rounds = plan_rounds(family.primary_table())
+    print("calibration of the primary family's verdicts (seed %d; each cell at the default "
+          "plan's rounds: %d cache-model, %d icount, %d for the real programs and ccd8prog; "
+          "per-cell sds pooled from the archive):" % (
+              opts["seed"], rounds["cachesim"], rounds["icount"], min(rounds.values())))
     print("- null families with a false better/worse: %s (at most 5 %%)" %
           rate(r.false_alarms, r.families))
     print("- planted +%.0f %% memory accesses (cells whose archived sd is at most %.0f %%): "
           "called worse in %s (at least 90 %%); the interval covers the planted size in %s "
           "(nominal 95 %%)" % (100 * PLANT, 100 * PLANT_SD, rate(r.detected, r.planted),
                                rate(r.covered, r.planted)))
+    if r.short:
+        print("  (of those, the %d in %s can get no verdict word: fewer rounds than the rule's "
+              "%d in the default plan -- PROG_ROUNDS; called worse in %s of the others)" % (
+                  r.short, ", ".join(r.short_names), verdicts.MIN_ROUNDS,
+                  rate(r.detected, r.planted - r.short)))
     print("- null cells: the interval covers 1 in %s (nominal 95 %%)" %
           rate(r.null_covered, r.null_cells))
     print("- not planted (sd above %.0f %%: no affordable rounds resolve the SESOI): %s" % (

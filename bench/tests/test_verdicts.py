@@ -238,10 +238,24 @@ class Calibration(unittest.TestCase):
     def test_rates(self):
         r = calibration.run(30, 3, sds=self.sds, pools=self.pools)
         self.assertLessEqual(r.false_alarms, 0.05 * r.families, r)
-        self.assertGreaterEqual(r.detected, 0.9 * r.planted, r)
+        # the cells the default plan gives fewer rounds than the rule
+        # needs (the programs' and ccd8prog's: PROG_ROUNDS) are never
+        # called; the others are, at least 90 % of the time
+        self.assertGreater(r.short, 0, r)
+        self.assertGreaterEqual(r.detected, 0.9 * (r.planted - r.short), r)
+        self.assertLessEqual(r.detected, r.planted - r.short, r)
         self.assertGreater(r.planted, 0, r)
         self.assertTrue(0.9 <= r.covered / r.planted <= 0.99, r)
         self.assertTrue(0.9 <= r.null_covered / r.null_cells <= 0.99, r)
+
+    def test_plan_rounds(self):
+        """each cell at the rounds the default plan gives its boot"""
+        rounds = calibration.plan_rounds(family.primary_table())
+        self.assertEqual((rounds[("cachesim", "exit_flood")], rounds[("icount", "exit_flood")],
+                          rounds[("cachesim", "readahead_other_cpu")],
+                          rounds[("icount", "readahead_other_cpu")]), (6, 10, 6, 6))
+        for wl in ("fileserver", "sqlite", "compile_ccd8prog"):
+            self.assertEqual(rounds[("cachesim", wl)], 3, wl)
 
 
 if __name__ == "__main__":
