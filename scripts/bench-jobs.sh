@@ -20,8 +20,9 @@
 # message names it, its guest log and the job log.
 #
 # usage: scripts/bench-jobs.sh [--dry-run] [--serial] [--boot CMD] RUNDIR JOBFILE
-#   --dry-run  check every line (bench-boot.sh --check) and list the
-#              commands parallel would run, with the hosts; boot nothing
+#   --dry-run  check every line (bench-boot.sh --check) and the hosts
+#              (check_hosts), and list the commands parallel would run,
+#              with the hosts; boot nothing
 #   --boot CMD each line runs CMD RUNDIR LINE (default
 #              scripts/bench-boot.sh; the tests give a stand-in)
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +84,7 @@ fi
 where="${serial:+one at a time, }${HOSTS:+on the hosts of $HOSTS, }$([ -n "$serial" ] || echo "$JOBS at a time${HOSTS:+ per host (N/HOST: N there)}")"
 if [ -n "$dry" ]; then
 	"$ROOT/scripts/bench-boot.sh" --check "$OUT" "$FILE" || exit 1
+	[ -z "$HOSTS" ] || check_hosts
 	parallel --dry-run "${opts[@]}" -a "$FILE" "$BOOT" "$OUT" {} ||
 		fail "parallel --dry-run failed (above)"
 	msg "dry run: ${FILE#"$ROOT"/}: $total boots checked, $where; nothing booted"

@@ -99,7 +99,7 @@ class Jobs(unittest.TestCase):
     def test_a_dry_run_over_hosts_checks_and_lists_every_line(self):
         hosts = os.path.join(self.tmp, "hosts")
         with open(hosts, "w") as f:
-            f.write(":\n4/somewhere.example\n")
+            f.write(":\n4/:\n")
         tags = self.plan(HOSTS=hosts)
         rc, out = self.jobs("--dry-run")
         self.assertEqual(rc, 0, out)
@@ -147,6 +147,16 @@ class Jobs(unittest.TestCase):
         self.assertIn("these hosts do not see %s or the run's directory" % self.stub, out)
         self.assertEqual(self.ran(), [])
 
+    def test_a_dry_run_checks_the_hosts(self):
+        hosts = os.path.join(self.tmp, "hosts")
+        with open(hosts, "w") as f:
+            f.write(":\n")
+        self.plan(HOSTS=hosts)
+        os.chmod(self.stub, 0o644)
+        rc, out = self.jobs("--dry-run")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("these hosts do not see %s or the run's directory" % self.stub, out)
+
     def test_through_a_local_ssh_login(self):
         why = ssh_unavailable()
         if why:
@@ -170,7 +180,7 @@ class DryRun(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             hosts = os.path.join(tmp, "hosts")
             with open(hosts, "w") as f:
-                f.write(":\n8/user@big.example\n")
+                f.write(":\n8/:\n")
             build = os.path.join(tmp, "build")
             p = subprocess.run(["bash", os.path.join(ROOT, "scripts/bench.sh")],
                                env=dict(PATH=os.environ["PATH"], BUILD=build, QUICK="1", HOME=tmp,
