@@ -19,9 +19,11 @@ moderated variances, Holm; printed first, docs/bench.md "Verdicts");
 vanilla's spread over its rounds and the smallest ratio that spread lets
 the rounds resolve are printed for every metric.  Two A/A checks:
 vanilla's first round against the same boot repeated (vanilla-repeat:
-the instruments' repeatability, exact), and vanilla-layout (vanilla built
-with its layout shifted, under the same seeds: judged as a family, by
-simultaneous intervals and a binomial count of the 95 % ones apart).
+the instruments' repeatability, exact), and the layout A/A, vanilla-b
+(vanilla's kernel relinked at pads of its own each round: judged as a
+family, by simultaneous intervals and a binomial count of the 95 % ones
+apart; vanilla-layout, the fixed shift of runs before it, when CONFIGS
+names it).
 The page allocator's zone->lock holds per operation (all, batch refills,
 batch drains: hcreport/locks.py's call sites, counted by the plugin) and
 the per-CPU lists each workload left against the CPU's cache slice; the

@@ -20,7 +20,7 @@
 #
 # LAYOUT_PAD="D,B,M,P D,B,M,P ..." (make bench's layout per round, set
 # by scripts/bench.sh): link the kernel again with bench/layout-pad.h
-# forced into each object of lib.sh's LAYOUT_POINTS, one group of four
+# forced into each object of scripts/lib/bench.sh's LAYOUT_POINTS, one group of four
 # numbers per object, in that order: the cache lines (0-63) its .data,
 # .bss, __read_mostly data and per-CPU data grow by, which moves
 # everything linked after it.  Only those objects are compiled again,
@@ -38,7 +38,7 @@ shift
 pad=()
 if [ -n "${LAYOUT_PAD:-}" ]; then
 	cflags=$(layout_cflags "$LAYOUT_PAD") ||
-		fail "LAYOUT_PAD='$LAYOUT_PAD': expected $(wc -w <<<"$LAYOUT_POINTS") groups D,B,M,P (one per object of lib.sh's LAYOUT_POINTS: $LAYOUT_POINTS) of cache lines from 0 to 63"
+		fail "LAYOUT_PAD='$LAYOUT_PAD': expected $(wc -w <<<"$LAYOUT_POINTS") groups D,B,M,P (one per object of scripts/lib/bench.sh's LAYOUT_POINTS: $LAYOUT_POINTS) of cache lines from 0 to 63"
 	mapfile -t pad <<<"$cflags"
 fi
 step "build $flavour"

@@ -2,7 +2,8 @@
 """Calibration of the primary family's verdicts (verdicts.py): simulated
 runs of the family's shape, through the same code, with nothing
 different (null) or with a known miss cost planted, and the archived A/A
-pairs (vanilla-layout against vanilla) as empirical nulls.
+pairs (the layout A/A, vanilla-b, or the shifted vanilla-layout of
+runs before it, against vanilla) as empirical nulls.
 
 A simulated run: per cell the per-round sd of its log ratio is the
 archive's (each cell's within-run variances pooled over the archived

@@ -38,7 +38,7 @@ def qemu_seed(run_seed, r):
 def pads(run_seed, flavour, r, points):
     """FLAVOUR's pads in round R: a group D,B,M,P (cache lines 0-63 of
     .data, .bss, __read_mostly and per-CPU data) per object of POINTS
-    (scripts/lib.sh's LAYOUT_POINTS), space-separated"""
+    (scripts/lib/bench.sh's LAYOUT_POINTS), space-separated"""
     out = []
     for p in points:
         if run_seed == "fixed":

@@ -12,6 +12,18 @@ from . import configs, draws, jobs, workloads
 from .settings import GEOMETRIES, ICOUNT_MORE, SETTINGS
 
 
+def layout_points(env):
+    """the objects the layout pads go into: LAYOUT_POINTS as scripts/bench.sh
+    exports it, else as scripts/lib/bench.sh (its one place) sets it"""
+    if env.get("LAYOUT_POINTS"):
+        return env["LAYOUT_POINTS"].split()
+    with open(os.path.join(configs.ROOT, "scripts", "lib", "bench.sh")) as f:
+        for line in f:
+            if line.startswith("LAYOUT_POINTS="):
+                return line.split("=", 1)[1].strip().strip('"').split()
+    raise RuntimeError("scripts/lib/bench.sh sets no LAYOUT_POINTS")
+
+
 def git(*args):
     try:
         return subprocess.run(["git", "-C", configs.ROOT] + list(args), capture_output=True,
@@ -77,7 +89,7 @@ def shell_vars(plan, rec):
 
 
 def write(plan, env, out):
-    points = env.get("LAYOUT_POINTS", "fork filemap memblock open").split()
+    points = layout_points(env)
     now = int(env.get("RUN_T") or time.time())
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now))
     rec = record(plan, env, points, os.path.basename(os.path.normpath(out)), date)

@@ -160,8 +160,8 @@ def resolvable(gsd, n):
 
 def margin(per, key):
     """the distance from 1 (a fraction) a target asks of an interval: the
-    floor, or the layout A/A's ratio where vanilla-layout's own interval
-    excludes 1 (the binary's layout moves the metric in every round, a
+    floor, or the layout A/A's ratio where its own interval (vanilla-b's;
+    vanilla-layout's in runs before it) excludes 1 (the binary's layout moves the metric in every round, a
     bias the rounds cannot average out)"""
     lay = paired_ratio(per, LAYOUT, key)
     m = FLOOR

@@ -283,10 +283,10 @@ def power_workloads():
     interval is shown, not judged: SDET, whose op is a shell script
     (fork, exec, small files), where the same cost is a few tenths of a
     percent (0.0-0.5 % in the first full run's round 1), below what
-    three rounds resolve, and as small as the layout A/A's moves there.
+    the run's rounds resolve, and as small as the layout A/A's moves there.
     Only the workloads of boots the power configuration has: a named
     machine shape (bench/shapes.tsv) boots the shapes set's
-    configurations alone (scripts/bench.sh's det_parts)."""
+    configurations alone (plan.py's Plan.parts)."""
     shaped = POWER not in configs.names(sets="shapes")
     wls = [r["name"] for r in workloads.table()
            if r["kind"] == "2002" and not (
@@ -358,7 +358,8 @@ def det_targets(det, plan, prices=None, cal=None):
     (lines, targets that had no data although the run asked for it).
     The comparisons are each configuration's paired 95 % interval against
     vanilla (stats.paired_ratio), beyond a margin: 0.5 %, or the layout
-    A/A's ratio where vanilla-layout's own interval excludes 1."""
+    A/A's ratio where its own interval (vanilla-b's; vanilla-layout's in
+    runs before it) excludes 1."""
     t = Targets("### Deterministic targets")
     aa_bad, aa_disk, hist, off_bad, insn_bad = [], [], [], [], []
     scen_wins, scen_all, scen_na = [], [], []

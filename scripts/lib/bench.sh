@@ -15,8 +15,9 @@
 # per object, in this order), which moves everything linked after it.
 # Every round of every kernel has pads of its own (the run's plan draws
 # them: bench/hcreport/draws.py), drawn independently of every other
-# kernel's, so vanilla-layout's rounds against vanilla's compare two
-# independent layouts of the same code, as any two kernels' rounds do.
+# kernel's, so the layout A/A's (vanilla-b's) rounds against vanilla's
+# compare two independent layouts of the same code, as any two kernels'
+# rounds do.
 LAYOUT_POINTS="fork filemap memblock open"
 # The symbols whose moves show that the pads reached them: NAME KIND N,
 # a symbol of KIND (data or bss, the plain sections, where nothing but
@@ -124,7 +125,7 @@ round_kernel_dir() {
 # guest/bench/), shell library, SDET script and programs, and
 # the script that builds its image (what runs before and in each phase:
 # a change there gives every workload another history); the "patches=" of
-# the plan's bench_stamp (bench/hcreport/plan.py)
+# the plan's bench_stamp (bench/hcreport/planfiles.py)
 bench_inputs_hash() {
 	cat "$ROOT"/patches/*.patch "$ROOT"/bench/alternatives/*.patch "$ROOT"/bench/qemu/*.patch \
 		"$ROOT"/bench/workloads.tsv "$ROOT"/bench/shapes.tsv "$ROOT"/bench/configs.tsv "$ROOT"/configs/*.config \

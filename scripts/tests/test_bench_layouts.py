@@ -17,7 +17,7 @@ sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from hcreport import draws  # noqa: E402
+from hcreport import draws, planfiles  # noqa: E402
 
 with open(os.path.join(ROOT, "scripts/bench-build.sh")) as f:
     BUILD_SH = f.read()
@@ -141,6 +141,11 @@ class LayoutPerRound(unittest.TestCase):
                 "-DHOTCOLD_PAD_MOSTLY=%s -DHOTCOLD_PAD_PERCPU=%s" % ((p, ROOT) + tuple(g.split(",")))
                 for p, g in zip(points.split(), "1,2,3,4 0,0,0,0 63,9,10,11 5,6,7,8".split())]
         self.assertEqual(out.splitlines(), want)
+
+    def test_the_plan_reads_the_shells_points(self):
+        """the plan's layout points, unexported, are lib/bench.sh's (one place)"""
+        rc, points, _ = lib_sh('echo "$LAYOUT_POINTS"')
+        self.assertEqual((rc, planfiles.layout_points({})), (0, points.split()))
 
     def test_bad_pads(self):
         for bad in BAD_PADS:
