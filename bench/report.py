@@ -48,19 +48,24 @@ not whole, fails report, summary and compare, and a vmstat.csv row that
 does not parse fails report (FAILED, naming the file and line;
 report.md then says only that).
 
-The modules, under bench/hcreport/: workloads (the workload table,
+The main modules, under bench/hcreport/: workloads (the workload table,
 bench/workloads.tsv, and the WORKLOADS rule), configs (the configuration
-table, bench/configs.tsv), ingest (the run's files, the price table), stats
-(paired intervals and verdicts, A/A, sign test), targets, render
-(report.md, summary, compare), runs (saved runs: two compared, one
-archived) and charts.
+table, bench/configs.tsv), plan (make bench's settings and the run's
+boots), ingest (the run's files, the price table), stats (paired
+intervals, A/A, sign test), verdicts and primary (the primary family's
+verdicts), calibration (their calibration), findings (the README's
+findings table), targets, render (report.md, summary, compare), runs
+(saved runs: two compared, one archived) and charts.
 
 A run is a directory (scripts/bench.sh writes each run to
 build/bench/STAMP/, build/bench/latest the newest) or the name of one
 under build/bench/ (20261206-0130-quick, latest).
 
-usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
-                                      cachesim.png and ratios.png (wall)
+usage: report.py report OUTDIR        writes OUTDIR/report.md and its
+                                      charts: primary.png, icount.png,
+                                      cachesim.png, sweeps.png and
+                                      ratios.png (wall), those the run
+                                      has data for
        report.py summary OUTDIR       the compact deterministic table (docs/results/)
        report.py compare OUTDIR       every metric, every configuration against
                                       vanilla, with 95 % intervals (cover letter)
@@ -68,12 +73,11 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       metric and configuration, A's figure,
                                       B's and B/A with its 95 % interval
        report.py archive RUN DEST     copies the files RUN's report is
-                                      rendered from (the plan, det.csv,
-                                      results.csv, vmstat.csv,
-                                      calibrate.txt, prices.tsv) and the
-                                      tables the run read to DEST, a new
-                                      directory: report.py report DEST
-                                      renders it from them alone
+                                      rendered from and the boots' plan
+                                      and job logs (runs.py's ARCHIVE)
+                                      to DEST, a new directory:
+                                      report.py report DEST renders it
+                                      from them alone
        report.py verdicts RUN [--min-rounds N] [WORKLOAD/MODE/METRIC/CONFIG/BASE...]
                                       the primary family's verdicts for
                                       RUN (report.md's first section);
@@ -87,7 +91,11 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       planted, and the archived A/A
                                       pairs; exit 1 when the false alarm
                                       rate exceeds 5 % or the planted
-                                      cost is caught in under 90 %
+                                      cost is caught in under 90 % (each
+                                      cell at the default plan's rounds)
+       report.py findings [TABLE]     the README's findings table from
+                                      the archived runs
+                                      (docs/findings.tsv)
        report.py workloads [COLUMN=VALUE...]
                                       the workloads of the table whose
                                       columns have those values
@@ -110,18 +118,15 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md, icount.png,
                                       the configurations of the table whose
                                       columns have those values (sets=S:
                                       in set S)
-       report.py configs bench QUICK CONFIGS
-                                      the run's configurations and the
-                                      lists of them scripts/bench.sh
-                                      needs, KEY=VALUE lines; exit 1 with
-                                      the reason for a CONFIGS value the
-                                      table refuses
        report.py configs kernels      KERNEL SOURCE PATCH, a line per
                                       kernel of the table
        report.py plan check           make bench's settings (the environment)
                                       checked against the tables: an error
-                                      line per bad value (exit 1), or the
-                                      run seed
+                                      line per bad value (exit 1), or one
+                                      line "SEED NAME" (the run seed and
+                                      the run's name, which
+                                      scripts/bench.sh reads), notes on
+                                      stderr
        report.py plan write DIR       the run's plan: DIR/plan, plan.sh,
                                       jobs (a boot a line), wall.jobs,
                                       layouts.tsv (bench/hcreport/plan.py)

@@ -189,9 +189,8 @@ def det_chart(outdir, mode, table, configs, levels=3):
     1.  0, 1 if gnuplot failed, or None when there is nothing to compare
     (no chart, and no stale one left)."""
     from .family import sesoi_table
-    # the configurations this mode has rows of (det.csv joins each
-    # mode's latest results: MODES=icount after a full run keeps the
-    # cachesim rows of configurations this icount run did not boot)
+    # the configurations this mode has rows of (not every one: power
+    # boots icount alone)
     others = [c for c in configs if c != BASE and any(c in per for per in table.values())]
     panels = [p for p in DET_PANELS[mode] if p[0] != "l3m" or levels == 3]
     rows = [(wl, per) for wl, per in table.items() if per.get(BASE)]

@@ -3,7 +3,7 @@
 configuration (its kernel, what that kernel is built from, its extra
 command line, the allocator state its boots must show, the modes and
 lists it is in, its role).  The one source of those facts: the report
-reads them here, scripts/bench.sh through report.py configs bench,
+and the run's plan (bench/hcreport/plan.py) read them here,
 scripts/build-kernel.sh and scripts/tree.sh through report.py configs
 kernels."""
 import os
@@ -204,11 +204,6 @@ def expected_state(name, rows=None):
     return None if r is None else (r["switch"], r["pcp"] == "off")
 
 
-def boot_word(r):
-    """NAME:KERNEL:APPEND, as scripts/bench.sh passes a configuration"""
-    return "%s:%s:%s" % (r["name"], r["kernel"], "" if r["append"] == "-" else r["append"])
-
-
 class SelectError(Exception):
     pass
 
@@ -240,31 +235,6 @@ def select(listed, quick, rows=None):
     return out
 
 
-def bench_lines(listed, quick, rows=None):
-    """What scripts/bench.sh needs of the table for a run (report.py
-    configs bench), KEY=VALUE lines: configs (the run's configurations,
-    NAME:KERNEL:APPEND each), names (theirs), base and repeat
-    (NAME:KERNEL:APPEND, repeat empty without one), aa (the A/A
-    configurations: repeat and layout), fixed (those wall mode does not
-    boot), programs, sweeps and shapes (those that boot the
-    real programs, the sweeps, the named machine shapes: the repeat with
-    the base).  SelectError for a CONFIGS value select()
-    refuses."""
-    rows = rows if rows is not None else table()
-    picked = select(listed, quick, rows)
-    repeat = role("repeat", rows)
-    return ["configs=" + " ".join(boot_word(r) for r in picked),
-            "names=" + " ".join(r["name"] for r in picked),
-            "base=" + boot_word(row(role("base", rows), rows)),
-            "repeat=" + (boot_word(row(repeat, rows)) if repeat else ""),
-            "aa=" + " ".join(r["name"] for r in rows if r["role"] in ("repeat", "layout")),
-            "fixed=" + " ".join(r["name"] for r in rows if not boots_in(r, "wall")),
-            "programs=" + " ".join(names(rows, sets="programs")),
-            "sweeps=" + " ".join(names(rows, sets="sweeps")),
-            # (the repeat, vanilla's round 1 again, boots the shapes too)
-            "shapes=" + " ".join(names(rows, sets="shapes") + ([repeat] if repeat else []))]
-
-
 def kernel_lines(rows=None):
     """KERNEL SOURCE PATCH, once per kernel, in the table's order: what
     scripts/build-kernel.sh and scripts/tree.sh build it from"""
@@ -277,22 +247,11 @@ def kernel_lines(rows=None):
 
 
 USAGE = """usage: report.py configs [COLUMN=VALUE...]   the names (sets=S: in set S)
-       report.py configs bench QUICK CONFIGS  what scripts/bench.sh needs
        report.py configs kernels              KERNEL SOURCE PATCH lines"""
 
 
 def main(args):
-    """report.py configs ...: 0, or 1 with the reason on stdout (a CONFIGS
-    value the table refuses: scripts/bench.sh fails with it), or 2 (usage
-    on stderr)"""
-    if args[:1] == ["bench"] and len(args) == 3 and args[1] in ("0", "1"):
-        try:
-            lines = bench_lines(args[2], args[1] == "1")
-        except SelectError as e:
-            print(e)
-            return 1
-        print("\n".join(lines))
-        return 0
+    """report.py configs ...: 0, or 2 (usage on stderr)"""
     if args == ["kernels"]:
         print("\n".join(kernel_lines()))
         return 0

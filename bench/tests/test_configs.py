@@ -204,8 +204,7 @@ class Rules(unittest.TestCase):
 
 
 class Select(unittest.TestCase):
-    """CONFIGS against the fixture table, as report.py configs bench
-    answers scripts/bench.sh."""
+    """CONFIGS against the fixture table, as the run's plan selects them"""
 
     rows = parse(GOOD)
 
@@ -241,27 +240,6 @@ class Select(unittest.TestCase):
         self.refused("series shifted", "CONFIGS=series shifted: base is the baseline every "
                      "ratio needs -- add it")
 
-    def test_bench_lines(self):
-        lines = configs.bench_lines("shifted series-off base", False, self.rows)
-        self.assertEqual(lines, [
-            "configs=shifted:layout: series-off:hotcold-bench:hot_cold=0 base:vanilla:",
-            "names=shifted series-off base",
-            "base=base:vanilla:",
-            "repeat=base-again:vanilla:",
-            "aa=base-again base-b",
-            "fixed=shifted base-b costly",
-            "programs=base series lists-off",
-            "sweeps=base series",
-            # the repeat boots the shapes with the base
-            "shapes=base series base-again"])
-
-    def test_no_repeat(self):
-        rows = parse([r for r in GOOD if r[9] != "repeat"])
-        lines = configs.bench_lines("", True, rows)
-        self.assertIn("repeat=", lines)
-        self.assertIn("aa=base-b", lines)
-        self.assertIn("shapes=base series", lines)
-
     def test_kernel_lines(self):
         self.assertEqual(configs.kernel_lines(self.rows), [
             "vanilla baseline -", "hotcold-bench series -",
@@ -291,18 +269,6 @@ class CommandLine(unittest.TestCase):
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = configs.main(list(args))
         return rc, out.getvalue(), err.getvalue()
-
-    def test_bench(self):
-        rc, out, err = self.main("bench", "0", "")
-        self.assertEqual(rc, 0, err)
-        keys = [line.split("=", 1)[0] for line in out.splitlines()]
-        self.assertEqual(keys, ["configs", "names", "base", "repeat", "aa", "fixed",
-                                "programs", "sweeps", "shapes"])
-
-    def test_a_refused_configs_says_why_on_stdout(self):
-        rc, out, err = self.main("bench", "1", "bogus")
-        self.assertEqual((rc, err), (1, ""))
-        self.assertIn("unknown configuration 'bogus'", out)
 
     def test_usage(self):
         for args in (("bench", "yes", ""), ("bench",), ("kernel=x", "bogus"), ("switch=2",),
