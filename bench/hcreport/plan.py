@@ -4,8 +4,9 @@ tables (bench/configs.tsv, workloads.tsv, shapes.tsv) turned into every
 boot of the run, one line each, before anything is built or booted.
 
 report.py plan check   checks every setting (one error line per bad
-                       value, exit 1); on success prints the run seed
-                       and the run name
+                       value, exit 1); on success prints one line,
+                       "SEED NAME" (the run seed and the run's name, for
+                       scripts/bench.sh), and its notes on stderr
 report.py plan write DIR  the same checks, then writes DIR/plan (the
                        report's KEY=VALUE record), DIR/plan.sh (what the
                        shell scripts need, sourced), DIR/jobs (the
@@ -24,6 +25,7 @@ import sys
 from . import configs, draws, planfiles, workloads
 from .configs import SelectError
 from .settings import GEOMETRIES, ICOUNT_MORE, WAYS, Settings, hosts_of
+from .verdicts import MIN_ROUNDS
 
 class Plan:
     """Every setting checked, the run's configurations, workloads and
@@ -81,8 +83,45 @@ class Plan:
                       (v, env[v]))
         self.errors = s.errors
         if self.errors:
+            # (the tables' names still checked: one error line per bad
+            # value, whatever else is bad)
+            self.names_checked()
             return
+        self.asked_notes()
         self.tables()
+
+    def asked_notes(self):
+        """the settings the run takes but cannot use as given"""
+        s = self.s
+        if self.quick:
+            given = [v for v in ("ROUNDS", "SECS", "SCALE", "DET_ROUNDS", "ICOUNT_ROUNDS",
+                                 "PROG_ROUNDS") if s.get(v, "")]
+            if given:
+                s.notes.append("QUICK=1: %s ignored -- QUICK has its own rounds and scale "
+                               "(docs/bench.md, \"Options and output\")" %
+                               " ".join("%s=%s" % (v, s.get(v, "")) for v in given))
+        elif self.det_rounds < MIN_ROUNDS:
+            s.notes.append("DET_ROUNDS=%d: below the %d rounds a verdict needs -- no cell gets "
+                           "a verdict word (docs/bench.md, \"Verdicts\")" %
+                           (self.det_rounds, MIN_ROUNDS))
+
+    def names_checked(self):
+        """CONFIGS's and WORKLOADS's names against the tables (errors)"""
+        try:
+            configs.select(self.env.get("CONFIGS", ""), self.quick)
+        except SelectError as e:
+            self.s.bad(str(e))
+        self.workloads_known(self.env.get("WORKLOADS", "").split())
+
+    def workloads_known(self, listed):
+        """False (an error) for the first name of LISTED the table lacks"""
+        every = workloads.names()
+        for w in listed:
+            if w.lstrip("-") not in every:
+                self.s.bad("unknown workload '%s' in WORKLOADS -- workloads are "
+                           "(bench/workloads.tsv): %s" % (w.lstrip("-"), " ".join(every)))
+                return False
+        return True
 
     def tables(self):
         """the configurations and workloads, each boot's, as the settings
@@ -102,12 +141,8 @@ class Plan:
             self.rounds, self.secs, self.scale, self.det_rounds = 2, 1, 1, 2
             self.prog_rounds, self.repeat, self.icount_rounds = 1, None, None
         listed = self.env.get("WORKLOADS", "").split()
-        every = workloads.names()
-        for w in listed:
-            if w.lstrip("-") not in every:
-                s.bad("unknown workload '%s' in WORKLOADS -- workloads are "
-                      "(bench/workloads.tsv): %s" % (w.lstrip("-"), " ".join(every)))
-                return
+        if not self.workloads_known(listed):
+            return
         asked = workloads.run_workloads("quick" if self.quick else "default", listed)
         if not asked:
             s.bad("WORKLOADS='%s' leaves no workload to run (its names less its exclusions, or "

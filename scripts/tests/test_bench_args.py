@@ -285,6 +285,29 @@ class BenchSettings(Refusals):
         self.assertEqual(err.count("FAILED"), 3, err)
         self.assertEqual(files, [])
 
+    def test_table_names_checked_beside_a_bad_setting(self):
+        """a bad simple setting does not hide a bad CONFIGS or WORKLOADS"""
+        rc, err = check(ROUNDS="x", CONFIGS="vanilla bogus", WORKLOADS="nope")
+        self.assertEqual(rc, 1, err)
+        for says in ("ROUNDS=x: expected", "unknown configuration 'bogus'",
+                     "unknown workload 'nope'"):
+            self.assertIn(says, err)
+        self.assertEqual(err.count("FAILED"), 3, err)
+
+    def test_notes_of_rounds_the_run_cannot_use(self):
+        """DET_ROUNDS below a verdict's 4, and QUICK's rounds over those
+        asked: passed, with a note"""
+        for settings, says in (({"DET_ROUNDS": "3"}, "DET_ROUNDS=3: below the 4 rounds a "
+                                "verdict needs -- no cell gets a verdict word"),
+                               ({"QUICK": "1", "ICOUNT_ROUNDS": "12"},
+                                "QUICK=1: ICOUNT_ROUNDS=12 ignored")):
+            with self.subTest(settings=settings):
+                rc, out = check(**settings)
+                self.assertEqual(rc, 0, out)
+                self.assertIn(says, out)
+        rc, out = check(DET_ROUNDS="4")
+        self.assertNotIn("hotcold: ", out)
+
     def test_every_setting_has_a_case(self):
         names = []
         with open(os.path.join(ROOT, "scripts", "disk.sh")) as f:
