@@ -51,7 +51,7 @@ round_layouts() {
 			done
 			moved=$(layout_moves "$built/System.map" "$d/System.map" "$pad")
 			[ -z "$moved" ] ||
-				fail "the $f kernel of round $r did not move as its pads ($pad) ask: $(tr '\n' ';' <<<"$moved") -- a page alignment between a pad and lib.sh's LAYOUT_REFS, or a pad not linked"
+				fail "the $f kernel of round $r did not move as its pads ($pad) ask: $(tr '\n' ';' <<<"$moved") -- a page alignment between a pad and scripts/lib/bench.sh's LAYOUT_REFS, or a pad not linked"
 		done < <(awk -F'\t' -v f="$f" 'NR > 1 && $2 == f { print $1 "\t" $3 "\t" $4 }' "$OUT/layouts.tsv")
 		"$ROOT/scripts/build-kernel.sh" "$f" || exit 1
 		cmp -s "$k/arch/x86/boot/bzImage" "$built/bzImage" ||

@@ -4,14 +4,14 @@
 # /big (a file larger than any guest's RAM, real data blocks so reads go to
 # the device) and /corpus (text files for the shell workloads: guest/ and
 # scripts/*.sh).  QEMU opens it with snapshot=on, so guests never change
-# it.  It is reproducible (lib.sh's ext4_image): the same BIG_MB, corpus
+# it.  It is reproducible (scripts/lib/image.sh's ext4_image): the same BIG_MB, corpus
 # and e2fsprogs give the same bytes.
 . "$(dirname "$0")/lib.sh"
 step disk
 # (the modes staged are the sources', whatever the caller's umask)
 umask 022
 
-# /big's size in MB: at least the bench guests' RAM (lib.sh's
+# /big's size in MB: at least the bench guests' RAM (scripts/lib/bench.sh's
 # BENCH_GUEST_MB), so that reading it reclaims (make test's reclaim test;
 # reclaim_flood maps 96 MB of it); the upper bound catches a mistyped
 # value

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest image build/initramfs.cpio.gz: busybox-static, guest/init,
 # the jobs and tests under guest/, and guest/src/*.c compiled static.
-# Both archives are reproducible (lib.sh's cpio_image): the same inputs
+# Both archives are reproducible (scripts/lib/image.sh's cpio_image): the same inputs
 # give the same bytes.
 . "$(dirname "$0")/lib.sh"
 step initramfs

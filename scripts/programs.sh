@@ -31,7 +31,7 @@
 # (the deb and deb-src twins of this machine's apt sources), so the
 # system's package lists are neither needed nor changed.  Nothing fetched
 # is committed: it all lives in build/.  The archive is reproducible
-# (lib.sh's cpio_image): the same files staged give the same bytes.
+# (scripts/lib/image.sh's cpio_image): the same files staged give the same bytes.
 #
 # usage: scripts/programs.sh        (re-fetches only when the list of what
 #                                    to fetch changes)

@@ -353,7 +353,7 @@ class Plan:
     def image(self, key, r=None):
         """the directory under build/ a boot boots: kernel KEY as built, or
         layout KEY (layout()) relinked at round R's pads (scripts/lib.sh's
-        kernel_dir and round_kernel_dir)"""
+        kernel_dir, scripts/lib/bench.sh's round_kernel_dir)"""
         f = key + ("" if self.config_base == "lean" else "-" + self.config_base)
         return "kernel-" + f if r is None else "rounds/%s-%d" % (f, r)
 
