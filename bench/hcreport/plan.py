@@ -41,9 +41,9 @@ class Plan:
         self.secs = s.int("SECS", 1, 30, "1")
         self.scale = s.int("SCALE", 1, 10, "2")
         # 6 rounds of the cache model and 10 of instructions: the primary
-        # family's verdicts need 4 at least and catch a planted cost in
-        # 98 % of runs at 6 (docs/decisions.md, "Verdicts a reviewer can
-        # trust"); the budget: docs/bench.md, "A run's budget"
+        # family's verdicts need 4 at least and catch a planted cost at 6
+        # (docs/decisions.md, "Verdicts from a committed family"); the
+        # budget: docs/bench.md, "A run's budget"
         self.det_rounds = s.int("DET_ROUNDS", 1, 20, "6")
         icount_asked = s.get("ICOUNT_ROUNDS", "")
         self.icount_rounds = s.int("ICOUNT_ROUNDS", 1, 20, "10") if icount_asked else None
