@@ -118,7 +118,8 @@ def model(exe, sim_args, out):
 
 def arguments():
     """the command line, checked: (args, prices, why the host is busy or None)"""
-    ap = argparse.ArgumentParser(prog="bench/silicon.py", usage=__doc__.split("usage: ")[1])
+    ap = argparse.ArgumentParser(prog="bench/silicon.py",
+                                 usage=__doc__.split("usage: ")[1].replace("%", "%%"))
     ap.add_argument("cmd", choices=["run"])
     ap.add_argument("outdir")
     ap.add_argument("--rounds", type=int, default=10)
