@@ -46,7 +46,7 @@ round_layouts() {
 			for kind in data bss mostly percpu; do
 				want=$(tr ' ' '\n' <<<"$pad" | cut -d, -f"$n" | grep -vcx 0)
 				[ "$(grep -c " hotcold_pad_$kind\$" "$d/System.map")" = "$want" ] ||
-					fail "the $f kernel of round $r has $(grep -c " hotcold_pad_$kind\$" "$d/System.map") hotcold_pad_$kind symbols in ${d#"$ROOT"/}/System.map, not the $want its pads ($pad) ask for -- see ${LOGS#"$ROOT"/}/build-$f.log"
+					fail "the $f kernel of round $r has $(grep -c " hotcold_pad_$kind\$" "$d/System.map") hotcold_pad_$kind symbols in ${d#"$ROOT"/}/System.map, not the $want its pads ($pad) ask for -- see ${LOGS#"$ROOT"/}/build-$f$(config_suffix).log"
 				n=$((n + 1))
 			done
 			moved=$(layout_moves "$built/System.map" "$d/System.map" "$pad")

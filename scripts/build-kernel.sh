@@ -43,7 +43,7 @@ if [ -n "${LAYOUT_PAD:-}" ]; then
 fi
 step "build $flavour"
 
-log=$LOGS/build-$flavour.log
+log=$LOGS/build-$flavour$(config_suffix).log
 : >"$log"
 
 # a bench-only kernel: bench/configs.tsv names its patch
