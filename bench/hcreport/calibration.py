@@ -37,20 +37,25 @@ Rates = collections.namedtuple("Rates", "families false_alarms planted detected 
                                         "null_cells null_covered undetectable short short_names")
 
 
+def archived(paths=None):
+    """(directory, its det) of each archived run (PATHS: their det.csv
+    files; default every one under docs/results/), those that load"""
+    for path in paths or sorted(glob.glob(os.path.join(RESULTS, "2026*", "det.csv"))):
+        d = os.path.dirname(path)
+        try:
+            yield d, load_all(d, load_plan(d))[0]
+        except InputError:
+            continue
+
+
 def archive_sds(paths=None):
     """(per-cell sd {(mode, workload, metric, config, base): sd}, the
     background pools {(mode, class): [sd]}): within-run variances of the
     per-round log ratios pooled over the archived runs"""
-    paths = paths or sorted(glob.glob(os.path.join(RESULTS, "2026*", "det.csv")))
     sesoi = family.sesoi_table()
     cells = family.primary_table()
     acc = collections.defaultdict(lambda: [0.0, 0])
-    for path in paths:
-        d = os.path.dirname(path)
-        try:
-            det = load_all(d, load_plan(d))[0]
-        except InputError:
-            continue
+    for d, det in archived(paths):
         for mode, table in det.items():
             for wl, per in table.items():
                 # every configuration against the base, and the family's
@@ -199,15 +204,9 @@ def aa_nulls(paths=None, waive_rounds=False):
     config's place against vanilla; [(run, cells with an interval, with
     a verdict, the false alarms, intervals that miss 1)].  waive_rounds: judge 3 rounds too
     (what the rule refuses, to see the test itself)."""
-    paths = paths or sorted(glob.glob(os.path.join(RESULTS, "2026*", "det.csv")))
     sesoi = family.sesoi_table()
     out = []
-    for path in paths:
-        d = os.path.dirname(path)
-        try:
-            det = load_all(d, load_plan(d))[0]
-        except InputError:
-            continue
+    for d, det in archived(paths):
         aa = [c for c in (LAYOUT, SHIFTED) if c and
               any(c in per for t in det.values() for per in t.values())]
         if not aa:

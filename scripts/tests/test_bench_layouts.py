@@ -7,11 +7,13 @@ and layout_moves; scripts/build-kernel.sh's refusal of a bad LAYOUT_PAD.
 No kernel is built: build-kernel.sh is a stand-in that writes a System.map
 as a relink would place its symbols."""
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shfunc import shell_function  # noqa: E402
 
 sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -24,10 +26,7 @@ with open(os.path.join(ROOT, "scripts/bench-build.sh")) as f:
 
 
 def build_function(name):
-    m = re.search(r"^%s\(\) \{\n.*?^\}\n" % re.escape(name), BUILD_SH, re.M | re.S)
-    if not m:
-        raise AssertionError("scripts/bench-build.sh has no function %s()" % name)
-    return m.group(0)
+    return shell_function(BUILD_SH, name, "scripts/bench-build.sh")
 
 
 def lib_sh(script):

@@ -8,11 +8,14 @@ a workload reading stdin does not eat the queue.  Run under busybox's
 sh (the guest's shell) when the host has busybox, else the host's sh;
 the workloads are stand-ins that print their name."""
 import os
-import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shfunc import shell_function  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHELL = ["busybox", "sh"] if shutil.which("busybox") else ["sh"]
@@ -21,10 +24,7 @@ with open(os.path.join(ROOT, "guest/bench/common.sh")) as f:
 
 
 def function(name):
-    m = re.search(r"^%s\(\) \{\n.*?^\}\n" % re.escape(name), GUEST, re.M | re.S)
-    if not m:
-        raise AssertionError("guest/bench/common.sh has no function %s()" % name)
-    return m.group(0)
+    return shell_function(GUEST, name, "guest/bench/common.sh")
 
 
 DRIVER = """set -u
