@@ -343,9 +343,9 @@ def price(m, prices):
     string store's too: a read for ownership); cost_line prices a string
     store's misses below L1 by the time a whole line takes to move into
     L3 or to DRAM (full-line stores that need no read; a transfer's line
-    as one written into L3).  The truth is between them.  Rows without
-    transfers (one vCPU, or None: an older det.csv, a model without
-    coherence) price as before."""
+    as one written into L3).  The silicon check supports the line
+    pricing (docs/bench.md).  Rows without transfers (one vCPU, or None:
+    an older det.csv, a model without coherence) price as before."""
     lat = prices
     three = m["levels"] == 3
     xfer, xx = m.get("xfer") or 0.0, m.get("xxfer") or 0.0

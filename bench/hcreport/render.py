@@ -384,8 +384,10 @@ def det_section(det, configs, wall=None, prices=None, cal=None):
             "core-to-core latency; `cycles, line stores`: the "
             "misses below L1 of rep string stores (clear_page(), copy_page()) "
             "priced as the time a whole line takes to move into L3 or to DRAM: "
-            "such stores need no read on hardware.  The truth lies between the "
-            "two.  Prices: %s." % (
+            "such stores need no read on hardware.  The silicon check "
+            "(docs/results/2026-12-07-v4-silicon.md) puts a cold page near the line "
+            "pricing and refutes RFO's (30-60x too high); both share a base that "
+            "overstates a hot clear.  Prices: %s." % (
                 "; no transfer column: these rows come from a model without coherence, "
                 "an older det.csv" if not coh else
                 "; `%s`: a row of a model without coherence, an older det.csv" % NO_COHERENCE,
@@ -526,7 +528,8 @@ def seed_section(det, wall_data, vm=None):
              "less; `rounds`: "
              "how many the row rests on).  Instructions count each rep string "
              "instruction once; memory accesses and cycles are simulated (the "
-             "cache model; cycles a model, RFO pricing).  Wall: each "
+             "cache model; cycles a model, the line pricing the silicon check "
+             "supports).  Wall: each "
              "configuration's median rate (higher is better) over the rounds "
              "[min-max], TCG time: noise-bound; the wall boots run QEMU's "
              "`-cpu max` with 2 vCPUs, the deterministic ones EPYC-Milan with "
@@ -553,7 +556,7 @@ def seed_section(det, wall_data, vm=None):
                          if v else "-")
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             bench, name, gain, seed_rounds(ic, cs), " | ".join(seed_steps(ic, "insn1")),
-            " | ".join(seed_steps(cs, "mem")), " | ".join(seed_steps(cs, "cost")),
+            " | ".join(seed_steps(cs, "mem")), " | ".join(seed_steps(cs, "cost_line")),
             " | ".join(walls)))
     return lines + [""]
 
@@ -574,7 +577,7 @@ WIDTH_METRICS = (("icount", "insn1", "instructions, rep once"),
                  ("cachesim", "l2m", "L2 misses"),
                  ("cachesim", "l3m", "L3 misses"),
                  ("cachesim", "xfer", "cross-core transfers"),
-                 ("cachesim", "cost", "estimated cycles (RFO)"))
+                 ("cachesim", "cost_line", "estimated cycles (line stores)"))
 
 
 # the counts of events per op (zone->lock holds), which vanilla may
@@ -633,7 +636,7 @@ def widths_section(det, configs):
                 "not counted), of which batch refills and drains of the per-CPU "
                 "lists; nopcp takes one for every page.  Misses, "
                 "transfers and cycles are simulated (the Zen 3 model, coherent "
-                "with two vCPUs or more; cycles a model, RFO pricing).  `-`: not "
+                "with two vCPUs or more; cycles a model, line pricing).  `-`: not "
                 "measured (a mode, a configuration or an older plugin without the "
                 "lock counters).", ""]
         lines += ["### %s (`%s`)" % (bench, base), "",

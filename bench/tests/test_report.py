@@ -2383,8 +2383,8 @@ class SeedTable(unittest.TestCase):
                                                 vanilla={"insn1": [100.0] * 3},
                                                 hotcold={"insn1": [50.0] * 3})},
                "cachesim": {"compile": per_config(
-                   vanilla={"mem": [10.0, 11.0, 9.0], "cost": [40.0, 44.0, 36.0]},
-                   hotcold={"mem": [12.0, 13.2, 10.8], "cost": [30.0, 33.0, 27.0]})}}
+                   vanilla={"mem": [10.0, 11.0, 9.0], "cost_line": [40.0, 44.0, 36.0]},
+                   hotcold={"mem": [12.0, 13.2, 10.8], "cost_line": [30.0, 33.0, 27.0]})}}
         # the table's metric (builds_per_hour), not another one
         wall = {("compile", "other_per_s"): {"vanilla": {1: 99.0}},
                 ("compile", "builds_per_hour"): {"vanilla": {1: 10.0, 2: 30.0, 3: 20.0}}}
