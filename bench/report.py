@@ -38,6 +38,10 @@ paired rounds support no significance test).  The pcp counters give, for
 the hotcold configurations, the share of allocations served cold and the
 pages moved per zone->lock hold.
 
+The silicon check (OUTDIR/silicon.txt, bench/silicon.py, which make
+bench runs after the boots): its table as written, in a section of its
+own; NOT RUN when the plan asked for it and the file is missing.
+
 Targets: each is checked on the data, "met" or "missed" with the rows
 that missed.  A target without data is NOT RUN, and report exits 1, when
 the run's plan (OUTDIR/plan, written by scripts/bench.sh) asked for that

@@ -10,19 +10,21 @@ round, and run once per variant under QEMU's user mode with the
 cachesim plugin, whose counts the report's price() turns into each
 pricing's predicted tail/head ratio (bench/hcreport/silicon.py).
 
-usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--force] [--sim-args ARGS]
+usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--wait S] [--force] [--sim-args ARGS]
   OUTDIR/silicon.txt: the table (host CPU, native ratio [95 %] against
   each pricing's prediction, per variant); OUTDIR/silicon/: the native
   timings (native.csv), the plugin's counts (*.phases), the replay binary
   (written when the table is: a refused or stopped run leaves nothing).
   --rounds N: native rounds (default 10, at least 2)
+  --wait S: on a busy host, wait up to S seconds for the load average to
+           fall (default 0: refuse at once; make bench's SILICON_WAIT)
   --force: time even on a busy host (the table then says "not a
            measurement"; for checking the code only)
   --sim-args: the cache model's geometry (default: scripts/bench.sh's
            zen3 with L2WAYS and L3WAYS 0, fully associative)
   --loadavg PATH: the load average to read (default /proc/loadavg; tests)
 It refuses, before anything is written, on a host whose load says that
-another job runs, and stops between rounds if one starts.  It needs gcc,
+another job runs (after --wait), and stops between rounds if one starts.  It needs gcc,
 qemu-x86_64 (Debian's qemu-user) and build/cachesim/cachesim.so
 (scripts/cachesim.sh).  About 2 minutes on a quiet 2-CPU host.
 """
@@ -123,12 +125,15 @@ def arguments():
     ap.add_argument("cmd", choices=["run"])
     ap.add_argument("outdir")
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--wait", type=int, default=0)
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--sim-args", default=ZEN3)
     ap.add_argument("--loadavg", default="/proc/loadavg")
     a = ap.parse_args()
     if a.rounds < 2:
         die("--rounds %d: expected at least 2 (an interval needs two rounds)" % a.rounds)
+    if a.wait < 0:
+        die("--wait %d: expected seconds, 0 or more" % a.wait)
     if not os.path.isdir(a.outdir):
         die("%s: no such directory" % a.outdir)
     for tool, pkg in (("gcc", "gcc"), ("qemu-x86_64", "qemu-user")):
@@ -139,6 +144,9 @@ def arguments():
     try:
         prices = load_prices()
         why = si.load_refusal(a.loadavg)
+        if why and not a.force:
+            why = si.wait_quiet(lambda: si.load_refusal(a.loadavg), a.wait,
+                                say=lambda x: print("silicon.py: " + x, file=sys.stderr))
     except (InputError, OSError) as e:
         die(str(e))
     if why and not a.force:

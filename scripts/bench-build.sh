@@ -4,7 +4,8 @@
 # plan says (RUNDIR/plan.sh, bench/hcreport/plan.py): the tools, the
 # kernels (FLAVOURS, without test code), each kernel relinked at each
 # round's layout pads (RUNDIR/layouts.tsv), the guest images and modules,
-# the cache plugin and its check, the QEMU with turns for the boots of
+# the cache plugin and its check (the plugin alone for a run whose only
+# use of it is the silicon check), the QEMU with turns for the boots of
 # more than one vCPU, and the host's own latencies (bench/calibrate, a
 # cross-check printed beside the published prices, never a price).
 #
@@ -102,5 +103,8 @@ if [ "$DET" = 1 ]; then
 	# builds the plugin, runs its unit test and its end-to-end check
 	"$ROOT/scripts/cachesim.sh" check || exit 1
 	[ "$TURNS" = 0 ] || "$ROOT/scripts/qemu.sh" || exit 1
+elif [ "$SILICON" = 1 ]; then
+	# the silicon check's cache model (its unit test too)
+	"$ROOT/scripts/cachesim.sh" || exit 1
 fi
 [ "$CACHESIM" = 0 ] || calibrate

@@ -18,19 +18,21 @@
 #              JOBS boots at once here, or over HOSTS; each line is one
 #              scripts/bench-boot.sh
 #   4 collect  scripts/bench-collect.sh: the boots' rows into det.csv
-#              (icount, cachesim) and results.csv, vmstat.csv (wall)
+#              (icount, cachesim) and results.csv, vmstat.csv (wall);
+#              then the silicon check, bench/silicon.py, once the host
+#              is quiet (SILICON, SILICON_WAIT), into silicon.txt
 #   5 report   bench/report.py report: report.md and its charts
 #
 # The settings (environment variables; their values and defaults:
 # bench/hcreport/plan.py and docs/bench.md, "Options and output"): MODES,
 # CONFIGS, WORKLOADS, QUICK, ROUNDS, SECS, SCALE, DET_ROUNDS,
 # ICOUNT_ROUNDS, PROG_ROUNDS, SWEEP_ROUNDS, SUITE, GEOMETRY, L2WAYS,
-# L3WAYS, SHUFFLE, RUN_SEED, RUN_NAME, JOBS, HOSTS, CONFIG_BASE, DRY_RUN
-# and scripts/disk.sh's BIG_MB.  A bad one fails the run before anything
-# is built, booted or written.  DRY_RUN=1 stops after the plan: it
-# checks every boot and the HOSTS (scripts/bench-jobs.sh --dry-run) and
-# lists the boots, in build/plan-dry-run/; it installs nothing (GNU
-# parallel missing: an error naming the package).
+# L3WAYS, SHUFFLE, RUN_SEED, RUN_NAME, JOBS, HOSTS, CONFIG_BASE, SILICON,
+# SILICON_WAIT, DRY_RUN and scripts/disk.sh's BIG_MB.  A bad one fails the
+# run before anything is built, booted or written.  DRY_RUN=1 stops after
+# the plan: it checks every boot and the HOSTS (scripts/bench-jobs.sh
+# --dry-run) and lists the boots, in build/plan-dry-run/; it installs
+# nothing (GNU parallel missing: an error naming the package).
 . "$(dirname "$0")/lib.sh"
 step settings
 # the plan is python3's, which scripts/deps.sh bench cannot install
@@ -102,6 +104,14 @@ for m in $MODES; do
 done
 "$ROOT/scripts/bench-collect.sh" "$OUT" || exit 1
 msg "benchmark runs took $(($(now) - T0)) s"
+# the silicon check times natively, so after the boots, on a quiet host;
+# one that does not finish leaves no silicon.txt: the report says NOT
+# RUN and the run fails (below)
+if [ "$SILICON" = 1 ]; then
+	step silicon
+	python3 "$ROOT/bench/silicon.py" run "$OUT" --wait "$SILICON_WAIT" ||
+		msg "the silicon check did not finish (above): the report says NOT RUN and the run fails (SILICON=0 skips the check)"
+fi
 
 step report
 python3 "$ROOT/bench/report.py" report "$OUT" ||

@@ -103,7 +103,10 @@ def load_plan(outdir):
             "command": kv.get("command", ""),
             # the run's directory name and its det.csv rows' stamp (a plan
             # from before saved runs: none)
-            "run": kv.get("run", ""), "bench_stamp": kv.get("bench_stamp", "")}
+            "run": kv.get("run", ""), "bench_stamp": kv.get("bench_stamp", ""),
+            # the silicon check asked for (SILICON=0: False; a plan from
+            # before make bench ran it: None)
+            "silicon": {"1": True, "0": False}.get(kv.get("silicon"))}
 
 def load(path):
     data = defaultdict(lambda: defaultdict(dict))

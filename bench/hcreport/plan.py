@@ -75,6 +75,11 @@ class Plan:
         # suites, take turns between runs (docs/bench.md, "A run's
         # budget"); a run that names its WORKLOADS boots what it names
         self.suite = s.choice("SUITE", ("auto", "shapes", "programs", "both"), "auto")
+        # the silicon check after the boots (bench/silicon.py; 0: skipped,
+        # the report says so), and how long it waits for a quiet host:
+        # after the boots a load of 2 takes about 80 s to fall below 0.5
+        self.silicon = s.choice("SILICON", ("0", "1"), "1") == "1"
+        self.silicon_wait = s.int("SILICON_WAIT", 0, 3600, "600")
         for v in ("HOTCOLD_KERNEL", "HOTCOLD_ICOUNT"):
             # run-guest.sh's overrides, for build-series and experiments:
             # every configuration would boot one kernel, or count otherwise

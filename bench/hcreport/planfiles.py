@@ -63,7 +63,8 @@ def record(plan, env, points, run, date):
             ("run", run), ("date", date), ("commit", commit),
             ("command", "RUN_SEED=%s %smake bench" % (plan.run_seed, asked + " " if asked else "")),
             ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts),
-            ("config_base", plan.config_base), ("suite", plan.suite)]
+            ("config_base", plan.config_base), ("suite", plan.suite),
+            ("silicon", "1" if plan.silicon else "0")]
 
 
 def shell_vars(plan, rec):
@@ -84,7 +85,8 @@ def shell_vars(plan, rec):
          "PROGRAMS": "1" if progs else "0", "TURNS": "1" if turns else "0",
          "BOOT_ORDER": " ".join(("mem", "disk") + tuple(workloads.SHAPES) + ("prog", "sweep")),
          "JOBS": plan.jobs, "HOSTS": plan.hosts, "RUN_SEED": plan.run_seed,
-         "BENCH_STAMP": r["bench_stamp"]}
+         "BENCH_STAMP": r["bench_stamp"], "SILICON": r["silicon"],
+         "SILICON_WAIT": plan.silicon_wait}
     return ["%s=%s" % (k, shlex.quote(str(x))) for k, x in v.items()]
 
 

@@ -6,7 +6,7 @@ import os
 import statistics
 import sys
 
-from . import charts, family, sweeps, workloads
+from . import charts, family, silicon, sweeps, workloads
 from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_OFF, InputError,
                      latency_text, load, load_all, load_plan, load_vm, prices_text)
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
@@ -998,6 +998,9 @@ def report(outdir):
     lines += widths_section(det, dconfigs)
     lines += lists_section(det, dconfigs)
     lines += exercise_section(det)
+    sl, sn = silicon.section(outdir, plan["silicon"])
+    lines += sl
+    not_run += sn
     if data:
         wl, plot, others, tn = wall_section(outdir, plan, vm)
         lines += wl

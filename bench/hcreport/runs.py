@@ -6,6 +6,7 @@ configuration, run A's figure beside run B's and the change between
 them) and archiving the files a run's report is rendered from
 (archive: for committing a published run)."""
 import csv
+import glob
 import math
 import os
 import shutil
@@ -32,7 +33,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv",
            "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv",
            # the boots as planned and GNU parallel's log of them
-           "jobs", "jobs.log", "wall.jobs", "wall.jobs.log")
+           "jobs", "jobs.log", "wall.jobs", "wall.jobs.log",
+           # the silicon check's table, its native timings and the
+           # model's counts (bench/silicon.py; not the replay's binary)
+           "silicon.txt", "silicon/native.csv", "silicon/*.phases")
 
 
 def runs_dir():
@@ -299,9 +303,11 @@ def archive(run, dest):
     copied at its start, or this checkout's bench/prices.tsv for a run
     older than that; with this checkout's bench/workloads.tsv and report
     code: those of the plan's commit reproduce it; the run's own copies
-    of the three tables go with it, for the record).  1, copying nothing, when the run's plan does not
-    parse, a file its modes write is missing (a run that failed before
-    its end), or DEST holds anything."""
+    of the three tables go with it, for the record; and the silicon
+    check's table, timings and counts, under the names the run gave
+    them).  1, copying nothing, when the run's plan does not parse, a
+    file its modes or its silicon check write is missing (a run that
+    failed before its end), or DEST holds anything."""
     try:
         plan = load_plan(run)
     except InputError as e:
@@ -313,11 +319,14 @@ def archive(run, dest):
         need += ["results.csv", "vmstat.csv"]
     if "cachesim" in plan["modes"]:
         need.append("calibrate.txt")
+    if plan["silicon"]:
+        need.append("silicon.txt")
     missing = [f for f in need if not os.path.isfile(os.path.join(run, f))]
     if missing:
-        print("report.py: FAILED: %s: no %s, which its plan's modes (%s) write -- a run that "
-              "did not finish? nothing archived" % (run, ", ".join(missing),
-                                                    " ".join(plan["modes"])), file=sys.stderr)
+        print("report.py: FAILED: %s: no %s, which its plan's modes (%s%s) write -- a run "
+              "that did not finish? nothing archived" % (
+                  run, ", ".join(missing), " ".join(plan["modes"]),
+                  ", the silicon check" if plan["silicon"] else ""), file=sys.stderr)
         return 1
     if os.path.exists(dest) and (not os.path.isdir(dest) or os.listdir(dest)):
         print("report.py: FAILED: %s: exists and is not an empty directory -- an archive is "
@@ -325,11 +334,13 @@ def archive(run, dest):
         return 1
     os.makedirs(dest, exist_ok=True)
     copied = []
-    for f in ARCHIVE:
-        src = os.path.join(run, f)
-        if os.path.isfile(src):
-            shutil.copyfile(src, os.path.join(dest, f))
-            copied.append(f)
+    for pattern in ARCHIVE:
+        for src in sorted(glob.glob(os.path.join(glob.escape(run), pattern))):
+            f = os.path.relpath(src, run)
+            if os.path.isfile(src):
+                os.makedirs(os.path.dirname(os.path.join(dest, f)), exist_ok=True)
+                shutil.copyfile(src, os.path.join(dest, f))
+                copied.append(f)
     size = sum(os.path.getsize(os.path.join(dest, f)) for f in copied)
     print("report.py: archived %s of %s in %s (%d KB); render it with report.py report %s" % (
         ", ".join(copied), run, dest, (size + 1023) // 1024, dest))

@@ -4,8 +4,12 @@ load and CPU, bench/replay's output, the cache model's counts of the
 same replay priced by the report's own price() (ingest.py) with
 bench/prices.tsv, and the table that sets each pricing's predicted
 tail/head ratio against the native one's paired 95 % interval
-(stats.paired_ratio(): rounds paired by number, head as the base)."""
+(stats.paired_ratio(): rounds paired by number, head as the base);
+the wait for a quiet host, and report.md's section of the table.
+"""
 import math
+import os
+import time
 
 from .ingest import InputError, price
 from .stats import paired_ratio
@@ -19,6 +23,10 @@ PRICINGS = (("cost", "cycles, RFO"), ("cost_line", "cycles, line"))
 # a host whose 1-minute load average is above this runs another job: two
 # CPUs, and one replay at a time is the whole of a quiet host's load
 LOAD_MAX = 0.5
+# make bench waits for the load to fall below LOAD_MAX (SILICON_WAIT:
+# after the boots the two CPUs' load of 2 takes about 80 s to fall below
+# 0.5), reading it every WAIT_STEP seconds
+WAIT_STEP = 15
 # ... or whose CPUs were busier than this over a sample between rounds
 BUSY_MAX = 0.25
 # no verdict from fewer rounds: with 1 or 2 degrees of freedom a verdict
@@ -62,6 +70,26 @@ def load_refusal(loadavg="/proc/loadavg", limit=LOAD_MAX):
     if load > limit:
         return ("host busy: the 1-minute load average is %.2f (%s), above %.2f: another "
                 "job is running" % (load, loadavg, limit))
+    return None
+
+
+def wait_quiet(refusal, timeout, step=WAIT_STEP, sleep=time.sleep, clock=time.monotonic,
+               say=None):
+    """Waits for a quiet host: refusal() (load_refusal()'s) read every
+    step seconds for at most timeout seconds.  None once it says quiet,
+    else its last refusal, with the time waited; say(text): a line per
+    wait, for the log."""
+    start = clock()
+    why = refusal()
+    while why is not None:
+        waited = clock() - start
+        if waited >= timeout:
+            return "%s; still so after waiting %.0f s (at most %d) for the host to get quiet" % (
+                why, waited, timeout)
+        if say:
+            say("waiting for a quiet host (%.0f of at most %d s): %s" % (waited, timeout, why))
+        sleep(min(step, timeout - waited))
+        why = refusal()
     return None
 
 
@@ -215,3 +243,31 @@ def verdict(rs):
                                         "interval in every variant" if every else
                                         "no pricing inside the native interval in every variant"))
     return "\n".join(out)
+
+
+# what bench/silicon.py run OUTDIR writes: the table (report.md prints it)
+# and the directory of its timings and counts (archived with it)
+TABLE = "silicon.txt"
+HEAD = "## The silicon check: the cycle pricings against this host"
+
+
+def section(outdir, asked):
+    """report.md's section of OUTDIR's silicon check: (lines, [why it is
+    NOT RUN]).  asked: the plan's silicon (True: the run asked for it,
+    False: SILICON=0, None: a plan from before make bench ran it).  The
+    table as bench/silicon.py wrote it; asked and missing, NOT RUN."""
+    path = os.path.join(outdir, TABLE)
+    if os.path.isfile(path):
+        with open(path) as f:
+            table = f.read().rstrip("\n").splitlines()
+        return [HEAD, "", "bench/replay's tail/head natively on this host against each "
+                "pricing's prediction from the cache model (docs/bench.md, \"The silicon "
+                "check\"; its timings and counts: `silicon/`):", "", "```"] + table + \
+            ["```", ""], []
+    if asked:
+        why = ("no %s: bench/silicon.py did not finish (make bench's output says why: a host "
+               "that never got quiet, a tool missing) -- SILICON=0 skips the check" % TABLE)
+        return [HEAD + ": NOT RUN", "", why[0].upper() + why[1:] + ".", ""], \
+            ["the silicon check: " + why]
+    return [HEAD + ": not in this run (%s)" % (
+        "SILICON=0" if asked is False else "a run from before make bench ran it"), ""], []

@@ -319,9 +319,10 @@ class Archive(Fixtures):
         self.assertEqual(rc, 0, err)
         self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt, jobs, "
                       "jobs.log of", out)
-        # (the fixture is older than the runs' own prices.tsv and tables,
-        # and has no wall mode's job file)
-        kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv") and not f.startswith("wall.")]
+        # (the fixture is older than the runs' own prices.tsv and tables
+        # and the silicon check, and has no wall mode's job file)
+        kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv") and
+                not f.startswith(("wall.", "silicon"))]
         self.assertEqual(sorted(os.listdir(dest)), sorted(kept))
         for f in kept:
             if f.startswith("jobs"):
@@ -433,6 +434,83 @@ class Archive(Fixtures):
         os.remove(os.path.join(dest, "det.csv"))
         rc, _, err = cli("archive", self.a, dest)
         self.assertEqual(rc, 0, err)
+
+
+class Silicon(Fixtures):
+    """the silicon check in a run (bench/silicon.py run OUTDIR): its table
+    in the report, NOT RUN and a failed report when the plan asked for it
+    and it is missing, and archived with the run"""
+
+    def asked(self, value="1"):
+        with open(os.path.join(self.a, "plan"), "a") as f:
+            f.write("silicon=%s\n" % value)
+
+    def check_written(self):
+        """run A's silicon check as bench/silicon.py leaves it"""
+        os.makedirs(os.path.join(self.a, "silicon"))
+        for f, text in (("silicon.txt", "host CPU: AMD EPYC, family 26 model 2\n"
+                         "addr/4k/store          0.700 [0.683-0.717]\n"),
+                        ("silicon/native.csv", "variant,round,side,ns_per_iter,map,thp_kb\n"),
+                        ("silicon/addr-4k-store-head.phases", "config sim=1\n"),
+                        ("silicon/replay", "the replay's binary\n")):
+            with open(os.path.join(self.a, f), "w") as fh:
+                fh.write(text)
+
+    def test_the_report_prints_the_table(self):
+        self.asked()
+        self.check_written()
+        rc, got, err = render(self.a)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("## The silicon check: the cycle pricings against this host\n", got)
+        self.assertIn("```\nhost CPU: AMD EPYC, family 26 model 2\naddr/4k/store          "
+                      "0.700 [0.683-0.717]\n```", got)
+
+    def test_asked_and_missing_is_not_run_and_fails_the_report(self):
+        self.asked()
+        rc, got, err = render(self.a)
+        self.assertEqual(rc, 1)
+        self.assertIn("## The silicon check: the cycle pricings against this host: NOT RUN", got)
+        self.assertIn("report.py: NOT RUN: the silicon check: no silicon.txt", err)
+
+    def test_skipped_or_older_is_said_and_passes(self):
+        for value, why in (("0", "SILICON=0"), (None, "a run from before make bench ran it")):
+            with self.subTest(value=value):
+                a = self.copy("run-a", "run-%s" % value)
+                if value is not None:
+                    with open(os.path.join(a, "plan"), "a") as f:
+                        f.write("silicon=%s\n" % value)
+                rc, got, err = render(a)
+                self.assertEqual(rc, 0, err)
+                self.assertIn("## The silicon check: the cycle pricings against this host: "
+                              "not in this run (%s)" % why, got)
+
+    def test_the_archive_keeps_it(self):
+        self.asked()
+        self.check_written()
+        rc0, want, err0 = render(self.a)
+        self.assertEqual(rc0, 0, err0)
+        dest = os.path.join(self.tmp.name, "archived")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("silicon.txt, silicon/native.csv, silicon/addr-4k-store-head.phases of",
+                      out)
+        self.assertEqual(sorted(os.listdir(os.path.join(dest, "silicon"))),
+                         ["addr-4k-store-head.phases", "native.csv"])
+        for f in ("silicon.txt", "silicon/native.csv", "silicon/addr-4k-store-head.phases"):
+            with open(os.path.join(dest, f)) as x, open(os.path.join(self.a, f)) as y:
+                self.assertEqual(x.read(), y.read(), f)
+        rc, got, err = render(dest)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(got, want)
+
+    def test_asked_and_missing_is_not_archived(self):
+        self.asked()
+        dest = os.path.join(self.tmp.name, "dest")
+        rc, _, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("%s: no silicon.txt, which its plan's modes (wall icount cachesim, the "
+                      "silicon check) write" % self.a, err)
+        self.assertFalse(os.path.exists(dest))
 
 
 class FixturesAreMakeRuns(unittest.TestCase):

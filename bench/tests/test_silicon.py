@@ -136,6 +136,80 @@ class Refusal(unittest.TestCase):
                       self.check("0.01 0.01 0.01 1/140 4242\n", "--sim-args", "l1size=32768"))
 
 
+class Wait(unittest.TestCase):
+    """make bench's wait for a quiet host: a stand-in load source (one
+    reading per call) and a clock the stand-in sleep moves"""
+
+    def wait(self, loads, timeout, step=15):
+        clock, said, left = [0.0], [], list(loads)
+
+        def refusal():
+            return si.load_refusal(self.loadavg(left.pop(0) if len(left) > 1 else left[0]))
+        why = si.wait_quiet(refusal, timeout, step, sleep=lambda s: clock.__setitem__(
+            0, clock[0] + s), clock=lambda: clock[0], say=said.append)
+        return why, clock[0], said
+
+    def loadavg(self, load):
+        f = tempfile.NamedTemporaryFile("w", suffix="loadavg", delete=False)
+        f.write("%.2f 1.00 1.00 1/140 4242\n" % load)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_a_quiet_host_is_not_waited_for(self):
+        self.assertEqual(self.wait([0.2], 600), (None, 0.0, []))
+
+    def test_it_waits_until_the_load_falls(self):
+        why, waited, said = self.wait([2.0, 1.4, 0.9, 0.45], 600)
+        self.assertIsNone(why)
+        self.assertEqual(waited, 45)
+        self.assertEqual(len(said), 3)
+        self.assertIn("waiting for a quiet host (30 of at most 600 s): host busy: the 1-minute "
+                      "load average is 0.90", said[2])
+
+    def test_it_gives_up_at_the_timeout_naming_the_cause(self):
+        why, waited, said = self.wait([1.2], 100, step=30)
+        self.assertEqual(waited, 100)
+        self.assertEqual(len(said), 4)
+        self.assertIn("the 1-minute load average is 1.20", why)
+        self.assertIn("above 0.50: another job is running; still so after waiting 100 s (at "
+                      "most 100)", why)
+
+    def test_no_wait_refuses_at_once(self):
+        why, waited, said = self.wait([0.8], 0)
+        self.assertIn("load average is 0.80", why)
+        self.assertEqual((waited, said), (0.0, []))
+
+
+class Section(unittest.TestCase):
+    """report.md's section: the table as written, NOT RUN when the plan
+    asked for it and it is missing, a note when the run did not ask"""
+
+    def test_the_table_is_printed_as_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, si.TABLE), "w") as f:
+                f.write("host CPU: AMD EPYC, family 26 model 2\naddr/4k/store 0.700\n")
+            lines, not_run = si.section(d, True)
+        self.assertEqual(not_run, [])
+        self.assertEqual(lines[0], si.HEAD)
+        self.assertEqual(lines[lines.index("```") + 1:-2],
+                         ["host CPU: AMD EPYC, family 26 model 2", "addr/4k/store 0.700"])
+
+    def test_asked_and_missing_is_not_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            lines, not_run = si.section(d, True)
+        self.assertEqual(lines[0], si.HEAD + ": NOT RUN")
+        self.assertEqual(len(not_run), 1)
+        self.assertIn("no silicon.txt: bench/silicon.py did not finish", not_run[0])
+
+    def test_not_asked_is_not_in_this_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            for asked, why in ((False, "SILICON=0"), (None, "a run from before make bench ran it")):
+                lines, not_run = si.section(d, asked)
+                self.assertEqual((lines[0], not_run), (si.HEAD + ": not in this run (%s)" % why,
+                                                       []))
+
+
 # a page cache's cold page (64 lines from DRAM) against none, at round prices
 PRICES = {"l2": 12.0, "l3": 46.0, "dram": 315.0, "xfer": 80.0, "line_l3": 2.0,
           "line_dram": 8.75, "ghz": 3.5}

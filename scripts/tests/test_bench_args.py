@@ -273,6 +273,15 @@ class BenchSettings(Refusals):
         self.refused("SUITE", ("programs shapes", "expected auto, shapes, programs or both"),
                      ("all", "expected auto, shapes, programs or both"))
 
+    def test_silicon(self):
+        self.refused("SILICON", ("yes", "expected 0 or 1"), ("off", "expected 0 or 1"))
+        self.assert_passes(SILICON="0")
+
+    def test_silicon_wait(self):
+        says = "expected a whole number from 0 to 3600"
+        self.refused("SILICON_WAIT", ("10m", says), ("3601", says), ("-1", says))
+        self.assert_passes(SILICON_WAIT="0")
+
     def test_dry_run(self):
         self.refused("DRY_RUN", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
 

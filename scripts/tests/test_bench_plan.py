@@ -203,6 +203,18 @@ class Rounds(unittest.TestCase):
         self.assertEqual(rec["icount_rounds"], "5 mem")
         self.assertRegex(rec["bench_stamp"], r"^patches=0123456789ab scale=2 seeds=[0-9a-f]{12}$")
 
+    def test_the_silicon_check_is_planned_unless_skipped(self):
+        rec = dict(x.split("=", 1) for x in self.files["plan"])
+        self.assertEqual(rec["silicon"], "1")
+        self.assertIn("SILICON=1", self.files["plan.sh"])
+        self.assertIn("SILICON_WAIT=600", self.files["plan.sh"])
+        off = write(**dict(RUN, SILICON="0", SILICON_WAIT="30"))
+        rec = dict(x.split("=", 1) for x in off["plan"])
+        self.assertEqual(rec["silicon"], "0")
+        self.assertIn(" SILICON=0 SILICON_WAIT=30 ", rec["command"])
+        self.assertIn("SILICON=0", off["plan.sh"])
+        self.assertIn("SILICON_WAIT=30", off["plan.sh"])
+
 
 class Order(unittest.TestCase):
     """each boot's workloads in an order drawn per round: the same in every
