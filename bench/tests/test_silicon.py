@@ -129,6 +129,13 @@ class Refusal(unittest.TestCase):
                          "no gcc or qemu-x86_64")
     def test_the_check_refuses_before_writing_anything(self):
         self.assertIn("load average is 3.50", self.check("3.50 2.00 1.00 3/140 4242\n"))
+        # (make bench's wait: the load never falls)
+        err = self.check("3.50 2.00 1.00 3/140 4242\n", "--wait", "1")
+        self.assertIn("silicon.py: waiting for a quiet host (0 of at most 1 s)", err)
+        self.assertIn("load average is 3.50 (", err)
+        self.assertIn("still so after waiting 1 s (at most 1) for the host to get quiet", err)
+        self.assertIn("--wait -1: expected seconds, 0 or more",
+                      self.check("0.01 0.01 0.01 1/140 4242\n", "--wait", "-1"))
         self.assertIn("--rounds 1: expected at least 2",
                       self.check("0.01 0.01 0.01 1/140 4242\n", "--rounds", "1"))
         # (the planted plugin is an empty file: it does not load)
