@@ -517,6 +517,25 @@ static inline void hier_access(const struct hier *h, uint64_t addr, unsigned int
 		hier_access_line(h, last, kind, st);
 }
 
+/*
+ * The lines a rep string store writes, for pricing its iterations per
+ * line (bench/prices.tsv's rep_line): an access counts the lines it
+ * touches but the one the vCPU's previous string store ended in (*last:
+ * that line + 1, 0 at first), so a clear of a 4 KB page counts 64 lines
+ * whatever its element size (4096 rep stosb iterations, 512 rep stosq
+ * ones), and a run of stores into one line counts it once.
+ */
+static inline unsigned int string_lines(uint64_t *last, uint64_t addr, unsigned int size,
+					unsigned int line_shift)
+{
+	uint64_t first = (addr >> line_shift) + 1;
+	uint64_t end = ((addr + size - 1) >> line_shift) + 1;
+	unsigned int n = (first != *last) + (end != first);
+
+	*last = end;
+	return n;
+}
+
 /* drop the line holding addr from every level of h (a device wrote it) */
 static inline void hier_invalidate(const struct hier *h, uint64_t addr)
 {

@@ -29,6 +29,9 @@
  *     always 0 with one vCPU)
  *     rep_k=.. repx_k=.. rep_u=.. repx_u=.. (rep string instructions:
  *     iterations, each counted in insn_*, and instructions executed)
+ *     xrep_k=.. xline_k=.. xrep_u=.. xline_u=.. (of those, rep string
+ *     stores' iterations, and the lines they wrote: cache.h's
+ *     string_lines(); xline is 0 with sim=off)
  *     dma=.. dma_lost=..
  *     call0=.. call1=.. (with calls=: the executions of each item's
  *     addresses, summed)
@@ -118,6 +121,8 @@ struct vcpu {
 	 */
 	uint64_t rep_iters[2], rep_execs[2];
 	uint64_t tb_seq, rep_seq, rep_pc;
+	/* rep string stores: iterations, lines written (string_lines()) */
+	uint64_t xrep[2], xlines[2], xline_last;
 	struct cache_stats st[2];
 	uint64_t calls[MAX_CALLS];
 };
@@ -200,10 +205,9 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	}
 }
 
-/* a rep string instruction ran one iteration (udata: its address) */
-static void rep_exec(unsigned int vcpu, void *udata)
+/* a rep string instruction at pc ran one iteration (store: a rep stos or movs) */
+static void rep_count(unsigned int vcpu, uint64_t pc, int store)
 {
-	uint64_t pc = (uintptr_t)udata;
 	int mode = is_kernel(pc) ? KERNEL : USER;
 	struct vcpu *v;
 
@@ -212,11 +216,23 @@ static void rep_exec(unsigned int vcpu, void *udata)
 	v = &vcpus[vcpu];
 	if (in_phase) {
 		v->rep_iters[mode]++;
+		v->xrep[mode] += store;
 		if (v->rep_pc != pc || v->rep_seq + 1 != v->tb_seq)
 			v->rep_execs[mode]++;
 	}
 	v->rep_pc = pc;
 	v->rep_seq = v->tb_seq;
+}
+
+/* udata: the instruction's address */
+static void rep_exec(unsigned int vcpu, void *udata)
+{
+	rep_count(vcpu, (uintptr_t)udata, 0);
+}
+
+static void rep_store_exec(unsigned int vcpu, void *udata)
+{
+	rep_count(vcpu, (uintptr_t)udata, 1);
 }
 
 /* an instruction of calls= ran (udata: its counter) */
@@ -289,6 +305,14 @@ static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 	}
 	kind = !qemu_plugin_mem_is_store(info) ? ACC_LOAD : string ? ACC_STRING : ACC_STORE;
 	st = in_phase ? &v->st[tb->mode] : &scratch;
+	if (kind == ACC_STRING) {
+		unsigned int n = string_lines(&v->xline_last, addr,
+					      1u << qemu_plugin_mem_size_shift(info),
+					      shared.line_shift);
+
+		if (in_phase)
+			v->xlines[tb->mode] += n;
+	}
 	l1m = stat_sum(st->misses[0]);
 	l2m = stat_sum(st->misses[1]);
 	hier_access(&v->h, addr, 1u << qemu_plugin_mem_size_shift(info), kind, st);
@@ -341,6 +365,8 @@ static void phase_begin(void)
 		vcpus[i].dma_pending = 0;
 		memset(vcpus[i].rep_iters, 0, sizeof(vcpus[i].rep_iters));
 		memset(vcpus[i].rep_execs, 0, sizeof(vcpus[i].rep_execs));
+		memset(vcpus[i].xrep, 0, sizeof(vcpus[i].xrep));
+		memset(vcpus[i].xlines, 0, sizeof(vcpus[i].xlines));
 		memset(vcpus[i].calls, 0, sizeof(vcpus[i].calls));
 	}
 	host_phase_ns = host_ns();
@@ -398,6 +424,9 @@ static void phase_end(void)
 		fprintf(out, " rep_k=%" PRIu64 " repx_k=%" PRIu64 " rep_u=%" PRIu64
 			" repx_u=%" PRIu64, v->rep_iters[KERNEL], v->rep_execs[KERNEL],
 			v->rep_iters[USER], v->rep_execs[USER]);
+		fprintf(out, " xrep_k=%" PRIu64 " xline_k=%" PRIu64 " xrep_u=%" PRIu64
+			" xline_u=%" PRIu64, v->xrep[KERNEL], v->xlines[KERNEL],
+			v->xrep[USER], v->xlines[USER]);
 		fprintf(out, " dma=%" PRIu64 " dma_lost=%" PRIu64, v->dma, v->dma_lost);
 		for (m = 0; m < call_list.nr; m++)
 			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
@@ -457,7 +486,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		qemu_plugin_vcpu_mem_cb_t cb = mem_access;
-		int c;
+		int c, rep_store;
 
 		if (m)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
@@ -470,13 +499,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
 								       QEMU_PLUGIN_CB_NO_REGS,
 								       (void *)(uintptr_t)call_list.ctr[c]);
+		rep_store = is_rep_string_store(qemu_plugin_insn_data(insn),
+						qemu_plugin_insn_size(insn));
 		if (is_dma_pc(pc))
 			cb = mem_access_dma;
-		else if (is_rep_string_store(qemu_plugin_insn_data(insn),
-					     qemu_plugin_insn_size(insn)))
+		else if (rep_store)
 			cb = mem_access_string;
 		if (is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)))
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_exec, QEMU_PLUGIN_CB_NO_REGS,
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_store ? rep_store_exec :
+							       rep_exec, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)pc);
 		if (simulate)
 			qemu_plugin_register_vcpu_mem_cb(insn, cb, QEMU_PLUGIN_CB_NO_REGS,

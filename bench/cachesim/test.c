@@ -509,6 +509,30 @@ static void calls_cases(void)
 	      c.nr_pcs == MAX_CALL_PCS, 1);
 }
 
+/* the lines rep string stores write: a page is 64 whatever the element size */
+static void string_lines_cases(void)
+{
+	uint64_t last = 0, n = 0, off;
+
+	for (off = 0; off < 4096; off++)
+		n += string_lines(&last, 0x10000 + off, 1, 6);
+	check("string lines: a page cleared by rep stosb (4096 1-byte stores)", n, 64);
+	for (n = 0, off = 0; off < 4096; off += 8)
+		n += string_lines(&last, 0x20000 + off, 8, 6);
+	check("string lines: a page cleared by rep stosq (512 8-byte stores)", n, 64);
+	for (n = 0, off = 0; off < 4096; off += 8)
+		n += string_lines(&last, 0x30004 + off, 8, 6);
+	check("string lines: 512 8-byte stores 4 bytes off the lines: 65 lines", n, 65);
+	n = string_lines(&last, 0x31004, 8, 6);
+	check("string lines: a store into the line the previous one ended in: none", n, 0);
+	for (n = 0, off = 4096; off > 0; off -= 8)
+		n += string_lines(&last, 0x40000 + off - 8, 8, 6);
+	check("string lines: a page stored backwards (rep movsq, DF set)", n, 64);
+	for (n = 0, off = 0; off < 2; off++)
+		n += string_lines(&last, 0x50000, 64, 6);
+	check("string lines: the same line twice in a row: one", n, 1);
+}
+
 int main(void)
 {
 	struct cache l1, l2;
@@ -702,6 +726,7 @@ int main(void)
 	}
 
 	calls_cases();
+	string_lines_cases();
 
 	cache_free(&l1);
 	cache_free(&l2);
