@@ -225,7 +225,12 @@ PCP_KEYS = ("count_max", "hot_max", "high_max")
 # the background's rate of a workload that has one (guest/jobs/bench.sh's
 # hotcold-background line: backup_beside_compile's backup, MB per second
 # of guest time), "" for the others; a det.csv from before it has none
-DET_OPTIONAL = ["bg_rate"] + LOCKS + PCP_LISTS
+# rep string stores (rep stos, rep movs): their iterations and the lines
+# they wrote (the plugin's xrep and xline, kernel and user summed; cache.h's
+# string_lines()), which cost_line prices at bench/prices.tsv's rep_line
+# a line in place of a cycle an iteration; "" from a plugin without them
+REP_LINES = ["xrep", "xline"]
+DET_OPTIONAL = ["bg_rate"] + LOCKS + PCP_LISTS + REP_LINES
 DET_FIELDS = ["mode", "workload", "config", "round", "boot", "cpu", "ops", "rate"] + \
     COUNTS + SPLIT + DMA + REP + ["hc_events"] + EXERCISE + ["geometry", "caches", "stamp"] + \
     DET_LATER + DET_OPTIONAL
@@ -236,6 +241,9 @@ METRICS = ("insn", "insn1", "l1m", "l2m", "l3m", "xfer", "mem", "cost", "cost_li
 # latencies, one table for every host (bench/prices.tsv)
 PRICES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "prices.tsv")
 PRICE_KEYS = ("clock", "l2", "l3", "dram", "xfer", "line_l3", "line_dram")
+# prices a table may lack: those added after runs copied theirs (an
+# archived run's prices.tsv), which then price as before (None)
+PRICE_LATER = ("rep_line",)
 PRICE_UNITS = {"clock": ("GHz",)}
 # bench/calibrate's L1 figure is a dependent load's latency, which is 4
 # cycles on every Zen core (and on Intel's since Skylake): the host's
@@ -244,7 +252,8 @@ L1_CYCLES = 4.0
 
 
 def load_prices(path=None):
-    """bench/prices.tsv: {"l2", "l3", "dram", "xfer", "line_l3", "line_dram": cycles,
+    """bench/prices.tsv: {"l2", "l3", "dram", "xfer", "line_l3", "line_dram",
+    "rep_line" (None: a table from before it): cycles,
     "ghz": the clock, "rows": [(key, value, unit, source)], "refs": [(tag,
     text)], "path"}.  InputError, naming the line, for a table that is not
     whole: a price missing, unknown or twice, a value that is not a
@@ -267,9 +276,9 @@ def load_prices(path=None):
                 raise InputError("%s: a ref line needs a tag of its own and a text" % where)
             refs.append((value, source))
             continue
-        if key not in PRICE_KEYS:
+        if key not in PRICE_KEYS + PRICE_LATER:
             raise InputError("%s: unknown price %r, expected one of %s" % (
-                where, key, ", ".join(PRICE_KEYS)))
+                where, key, ", ".join(PRICE_KEYS + PRICE_LATER)))
         if key in seen:
             raise InputError("%s: %s priced twice" % (where, key))
         try:
@@ -294,7 +303,8 @@ def load_prices(path=None):
             if tag not in tags:
                 raise InputError("%s: %s cites [%s], which no ref line names" % (path, key, tag))
     ghz = next(v for k, v, _, _ in rows if k == "clock")
-    out = {k: v * ghz if u == "ns" else v for k, v, u, _ in rows if k != "clock"}
+    out = {k: None for k in PRICE_LATER}
+    out.update({k: v * ghz if u == "ns" else v for k, v, u, _ in rows if k != "clock"})
     out.update(ghz=ghz, rows=rows, refs=refs, path=path)
     return out
 
@@ -346,9 +356,13 @@ def price(m, prices):
     string store's too: a read for ownership); cost_line prices a string
     store's misses below L1 by the time a whole line takes to move into
     L3 or to DRAM (full-line stores that need no read; a transfer's line
-    as one written into L3).  The silicon check supports the line
+    as one written into L3), and their iterations (a cycle each, as TCG
+    counts them: 4096 for a page cleared by rep stosb) by the lines they
+    wrote, rep_line cycles each.  The silicon check supports the line
     pricing (docs/bench.md).  Rows without transfers (one vCPU, or None:
-    an older det.csv, a model without coherence) price as before."""
+    an older det.csv, a model without coherence) price as before; so do
+    rows without the rep string stores' lines (None: an older det.csv)
+    and tables without rep_line (a run priced before it)."""
     lat = prices
     three = m["levels"] == 3
     xfer, xx = m.get("xfer") or 0.0, m.get("xxfer") or 0.0
@@ -366,6 +380,8 @@ def price(m, prices):
     as_loads = x_l2hit * lat["l2"] + x_l3hit * lat["l3"] + xx * lat["xfer"] + \
         xmem * lat["dram"]
     as_lines = (x_l3hit + xx) * lat["line_l3"] + xmem * lat["line_dram"]
+    if lat.get("rep_line") is not None and None not in (m.get("xrep"), m.get("xline")):
+        as_lines += m["xline"] * lat["rep_line"] - m["xrep"]
     return cost, cost - as_loads + as_lines
 
 
@@ -506,7 +522,9 @@ def det_rows(mode, config, rnd, boot, jobout, phases):
                    [sum(v.get(k, 0) for v in vcpus) for k in XFER] +
                    [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus) for k in XSPLIT] +
                    [bg.get(wl, "")] + (lk if locked else [""] * len(LOCKS)) +
-                   pcp.get(wl, [""] * len(PCP_LISTS)))
+                   pcp.get(wl, [""] * len(PCP_LISTS)) +
+                   [sum(v.get(k + "_k", 0) + v.get(k + "_u", 0) for v in vcpus)
+                    if k + "_k" in vcpus[0] else "" for k in REP_LINES])
     return 0
 
 
@@ -564,7 +582,8 @@ def boot_state(config, flavour, append, jobout, vcpus=None):
 # under -icount the guest's clock counts instructions, so the cache model
 # running or not changes nothing the guest does
 SAME_IN_BOTH = ["workload", "config", "round", "boot", "cpu", "ops", "insn_k", "insn_u",
-                "rep", "repx", "hc_events"] + EXERCISE + ["caches", "stamp"] + LOCKS + PCP_LISTS
+                "rep", "repx", "xrep", "hc_events"] + EXERCISE + ["caches", "stamp"] + LOCKS + \
+    PCP_LISTS
 
 
 def icount_rows(cachesim_csv, check_csv=None):
@@ -583,6 +602,8 @@ def icount_rows(cachesim_csv, check_csv=None):
         row = dict(row, mode="icount", geometry="no cache model")
         for k in [c for c in COUNTS if not c.startswith("insn")] + SPLIT + DMA + DET_LATER:
             row[k] = "0"
+        # (the lines written are the cache model's; the iterations are not)
+        row["xline"] = "0" if row["xline"] != "" else ""
         derived.append(row)
     if not derived:
         print("report.py: %s: no rows to derive icount rows from" % cachesim_csv,
@@ -692,6 +713,8 @@ def load_det(path, prices=None, geometry=None):
                for k, c in zip(("locks", "refills", "drains"), LOCKS)},
             # pages on the per-CPU lists after the phase (None: not read)
             **{k: float(row[k]) if row[k] != "" else None for k in PCP_LISTS},
+            # rep string stores' iterations and lines per op (None: not counted)
+            **{k: float(row[k]) / ops if row[k] != "" else None for k in REP_LINES},
             "ops": int(ops),
             "hc_events": int(row["hc_events"]) if row["hc_events"] else None,
             # per op; None: not counted
@@ -758,9 +781,12 @@ def prices_text(prices):
             "Zen 3 core at %.2g GHz): L2 %.0f, L3 %.0f, memory %.0f "
             "cycles, a cross-core transfer (a line another core of the CCX holds modified) "
             "%.0f cycles; a rep string store's line written without a read %.3g cycles into "
-            "L3, %.3g to DRAM.  Sources: %s" % (
+            "L3, %.3g to DRAM%s.  Sources: %s" % (
                 shown_path(p["path"]),
                 p["ghz"], p["l2"], p["l3"], p["dram"], p["xfer"], p["line_l3"], p["line_dram"],
+                "; the store itself %.3g cycles a line written, in place of a cycle an "
+                "iteration (cycles, line)" % p["rep_line"] if p.get("rep_line") else
+                "; its iterations a cycle each (a table from before rep_line)",
                 "; ".join("[%s] %s" % r for r in p["refs"])))
 
 
@@ -796,6 +822,9 @@ def latency_text(cal, prices=None):
                             cal["line_l3"] / cal["ghz"] * g, cal["line_dram"] / cal["ghz"] * g,
                             prices["l2"], prices["l3"], prices["dram"], prices["line_l3"],
                             prices["line_dram"]))
+        if prices.get("rep_line"):
+            text += ", a line of the warm page written %.1f (the table: %.3g)" % (
+                pw["warm"] / 64 * g, prices["rep_line"])
         if x is not None:
             text += ", a cross-core transfer %.0f cycles (the table: %.0f)" % (x * g,
                                                                              prices["xfer"])

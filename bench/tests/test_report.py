@@ -150,6 +150,7 @@ class Pricing(unittest.TestCase):
         self.assertEqual([p[k] for k in ("ghz", "l2", "l3", "dram", "line_l3", "line_dram")],
                          [3.5, 12, 46, 315, 2, 8.75])
         self.assertAlmostEqual(p["xfer"], 80.5)
+        self.assertEqual(p["rep_line"], 2)
         self.assertEqual([t for t, _ in p["refs"]],
                          ["SOG", "AT", "TH", "EPYC", "ROME", "C2C", "CZN", "AT4"])
 
@@ -169,6 +170,52 @@ class Pricing(unittest.TestCase):
         cost, line = report.price(m, p)
         self.assertEqual(cost, 1000 + 4 * 12 + 3 * 46 + 3 * 315)
         self.assertEqual(line, cost - 2 * 315 + 2 * 8.75)
+
+    def test_rep_string_stores_priced_per_line(self):
+        """cost_line prices a rep string store's iterations (a cycle each
+        in insn) by the lines it wrote, rep_line each; the RFO pricing,
+        a table without rep_line (a run's copy from before it) and a row
+        without the counts (an older det.csv) price as before"""
+        p = report.load_prices()
+        # a page cleared by rep stosb, in L2: 4096 iterations, 64 lines
+        m = {"insn": 5000, "l1m": 64, "l2m": 0, "l3m": 0, "mem": 0, "levels": 3,
+             "xl1m": 64, "xl2m": 0, "xl3m": 0}
+        before = report.price(m, p)
+        self.assertEqual(before, (5000 + 64 * 12, 5000))
+        cost, line = report.price(dict(m, xrep=4096, xline=64), p)
+        self.assertEqual((cost, line), (before[0], 5000 - 4096 + 64 * 2))
+        self.assertEqual(report.price(dict(m, xrep=4096, xline=None), p), before)
+        self.assertEqual(report.price(dict(m, xrep=4096, xline=64), dict(p, rep_line=None)),
+                         before)
+        with tempfile.TemporaryDirectory() as d:
+            older = os.path.join(d, "prices.tsv")
+            with open(report.ingest.PRICES) as f, open(older, "w") as g:
+                g.write("".join(x for x in f if not x.startswith("rep_line\t")))
+            q = report.load_prices(older)
+            self.assertIsNone(q["rep_line"])
+            self.assertEqual(report.price(dict(m, xrep=4096, xline=64), q), before)
+            self.assertIn("its iterations a cycle each (a table from before rep_line)",
+                          report.ingest.prices_text(q))
+        self.assertIn("the store itself 2 cycles a line written, in place of a cycle an "
+                      "iteration", report.ingest.prices_text(p))
+        run = Run()
+        cal = report.load_calibration(run.dir)
+        # (the fixture's warm page: 40 ns, 64 lines at 3.5 GHz)
+        self.assertIn("a line of the warm page written 2.2 (the table: 2)",
+                      report.ingest.latency_text(cal, p))
+
+    def test_det_csv_rows_carry_the_lines_to_the_price(self):
+        run = Run()
+        row = det_row("cachesim", "pagefault_anon", "vanilla", 1, insn=5000, l1m=64, l2m=0,
+                      xl=(64, 0, 0))
+        older = dict(row, xrep="", xline="")
+        run.det([dict(row, xrep=4096 * 100, xline=64 * 100), dict(older, config="hotcold")])
+        det, _, _ = report.load_det(os.path.join(run.dir, "det.csv"))
+        per = det["cachesim"]["pagefault_anon"]
+        self.assertEqual((per["vanilla"]["xrep"], per["vanilla"]["xline"]), (4096, 64))
+        self.assertEqual(per["vanilla"]["cost_line"], 5000 - 4096 + 64 * 2)
+        self.assertIsNone(per["hotcold"]["xline"])
+        self.assertEqual(per["hotcold"]["cost_line"], 5000)
 
     def test_two_levels_priced_without_l3(self):
         p = report.load_prices()
@@ -1983,6 +2030,38 @@ class DetRows(unittest.TestCase):
             # the icount row derived from it counts no transfer
             r = self.derived(d.name, out.getvalue())
             self.assertEqual([r[k] for k in report.ingest.DET_LATER], ["0", "0", "0"])
+
+    def test_rep_string_stores_lines_and_iterations(self):
+        # both vCPUs' (cpu=all), kernel and user summed; the icount row
+        # keeps the iterations (instructions) but not the lines (the
+        # cache model's); a plugin without them leaves both empty
+        for counts, want, icount in (
+                (" xrep_k=4096 xline_k=64 xrep_u=512 xline_u=64", ["4608", "128"],
+                 ["4608", "0"]),
+                ("", ["", ""], ["", ""])):
+            with self.subTest(counts=counts):
+                d = tempfile.TemporaryDirectory()
+                self.addCleanup(d.cleanup)
+                job, ph = os.path.join(d.name, "job.out"), os.path.join(d.name, "x.phases")
+                with open(job, "w") as f:
+                    f.write("hotcold-phase readahead_other_cpu ops=10 cpu=all\n")
+                with open(ph, "w") as f:
+                    f.write("config sim=1 phases=1 levels=3 l1size=32768 l1ways=8 "
+                            "l2size=524288 l2ways=0 l3size=33554432 l3ways=0 line=64 "
+                            "strfill=1 vcpus=2 calls=0 coherence=1\n")
+                    for v in (0, 1):
+                        f.write("phase=1 vcpu=%d insn_k=100 insn_u=10%s\n" % (
+                            v, counts if v == 0 else counts and
+                            " xrep_k=0 xline_k=0 xrep_u=0 xline_u=0"))
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    rc = report.ingest.det_rows("cachesim", "hotcold", "1", "2cpu", job, ph)
+                self.assertEqual(rc, 0, err.getvalue())
+                r = next(csv.DictReader(io.StringIO(out.getvalue()),
+                                        fieldnames=report.DET_FIELDS))
+                self.assertEqual([r["xrep"], r["xline"]], want)
+                r = self.derived(d.name, out.getvalue())
+                self.assertEqual([r["xrep"], r["xline"]], icount)
 
     def derived(self, tmp, rows):
         """The first icount row report.icount_rows() derives from the

@@ -50,7 +50,7 @@ def det_row(mode, wl, config, rnd, stamp, insn, l1m, l2m, l3m, ops=100, events=7
                hc_events=events if config != "vanilla" else "", stamp=stamp, caches=CACHES,
                cold_free="", cold_request="", pt_pages="", mm_exits="", shrinks="",
                zone_locks="", refill_locks="", drain_locks="", pcp_count="", pcp_hot="",
-               pcp_high="")
+               pcp_high="", xrep="", xline="")
     if mode == "cachesim":
         row.update(l1m_k=round(l1m * ops), l2m_k=round(l2m * ops), l3m_k=round(l3m * ops),
                    geometry=THREE)
