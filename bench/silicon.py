@@ -11,6 +11,7 @@ cachesim plugin, whose counts the report's price() turns into each
 pricing's predicted tail/head ratio (bench/hcreport/silicon.py).
 
 usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--wait S] [--force] [--sim-args ARGS]
+                                    [--native CSV] [--prices TSV]
   OUTDIR/silicon.txt: the table (host CPU, native ratio [95 %] against
   each pricing's prediction, per variant); OUTDIR/silicon/: the native
   timings (native.csv), the plugin's counts (*.phases), the replay binary
@@ -23,6 +24,10 @@ usage: python3 bench/silicon.py run OUTDIR [--rounds N] [--wait S] [--force] [--
   --sim-args: the cache model's geometry (default: scripts/bench.sh's
            zen3 with L2WAYS and L3WAYS 0, fully associative)
   --loadavg PATH: the load average to read (default /proc/loadavg; tests)
+  --native CSV: the native timings of an earlier run (its silicon/native.csv)
+           in place of timing here: the model alone runs, on any host
+  --prices TSV: the price table (default bench/prices.tsv; an archived
+           run's copy prices as that run did)
 It refuses, before anything is written, on a host whose load says that
 another job runs (after --wait), and stops between rounds if one starts.  It needs gcc,
 qemu-x86_64 (Debian's qemu-user) and build/cachesim/cachesim.so
@@ -43,7 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from hcreport import silicon as si             # noqa: E402
-from hcreport.ingest import InputError, load_prices  # noqa: E402
+from hcreport.ingest import InputError, load_prices, shown_path  # noqa: E402
 
 SRC = os.path.join(HERE, "replay", "replay.c")
 PLUGIN = os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")),
@@ -51,7 +56,8 @@ PLUGIN = os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")),
 ZEN3 = ("l1size=32768,l1ways=8,l2size=524288,l2ways=0,l3size=33554432,l3ways=0")
 # the replay's size, the same natively and under QEMU: 8 cold pages of 32
 # cleared per iteration (the replay), 2000 iterations after 200
-REPLAY = ["--iters", "2000", "--warm", "200", "--evict", "8", "--take", "32"]
+TAKE = 32
+REPLAY = ["--iters", "2000", "--warm", "200", "--evict", "8", "--take", str(TAKE)]
 COLD = 8
 SAMPLE_S = 0.5      # the busy sample between rounds
 
@@ -109,7 +115,14 @@ def model(exe, sim_args, out):
         r = replay(exe, s, v, ["qemu-x86_64", "-plugin",
                                "%s,out=%s,%s" % (PLUGIN, phases, sim_args)])
         with open(phases) as f:
-            return si.model_metrics(f.read(), r["iters"])
+            m = si.model_metrics(f.read(), r["iters"])
+        # the pages cleared by rep stosb, 64 lines each: what checks the
+        # plugin's count of the lines rep string stores wrote
+        if m["xline"] is not None and m["xline"] != 64 * TAKE:
+            die("the cache model counted %g lines of rep string stores per iteration of %s %s, "
+                "the replay clears %d pages of 64: the plugin's xline does not count lines"
+                % (m["xline"], si.variant_name(v), s, TAKE))
+        return m
 
     jobs = [(v, s) for v in si.VARIANTS if v[1] == "4k" for s in ("head", "tail")]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
@@ -129,6 +142,8 @@ def arguments():
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--sim-args", default=ZEN3)
     ap.add_argument("--loadavg", default="/proc/loadavg")
+    ap.add_argument("--native")
+    ap.add_argument("--prices")
     a = ap.parse_args()
     if a.rounds < 2:
         die("--rounds %d: expected at least 2 (an interval needs two rounds)" % a.rounds)
@@ -142,8 +157,9 @@ def arguments():
     if not os.path.exists(PLUGIN):
         die("%s is missing -- build it with scripts/cachesim.sh" % PLUGIN)
     try:
-        prices = load_prices()
-        why = si.load_refusal(a.loadavg)
+        prices = load_prices(a.prices)
+        # (timings read from an earlier run need no quiet host)
+        why = None if a.native else si.load_refusal(a.loadavg)
         if why and not a.force:
             why = si.wait_quiet(lambda: si.load_refusal(a.loadavg), a.wait,
                                 say=lambda x: print("silicon.py: " + x, file=sys.stderr))
@@ -182,13 +198,23 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp, a.sim_args)
         t0 = time.time()
-        nat, rows, note = timings(exe, a.rounds, a.force)
+        if a.native:
+            try:
+                nat, rows = si.read_native(a.native)
+            except (InputError, OSError) as e:
+                die(str(e))
+            note, cpu = None, "that of %s's run (this one, %s, ran the model only)" % (
+                a.native, cpu)
+            done = "%d rounds read from %s" % (min(len(x) for x in nat.values()), a.native)
+        else:
+            nat, rows, note = timings(exe, a.rounds, a.force)
+            done = "%d rounds in %.0f s" % (a.rounds, time.time() - t0)
         t1 = time.time()
         mod = model(exe, a.sim_args, tmp)
         t2 = time.time()
         lines = si.table(si.rows(nat, mod, prices, COLD), cpu, why or note)
-        lines.append("(native: %d rounds in %.0f s; the model: %s, qemu-x86_64, in %.0f s)"
-                     % (a.rounds, t1 - t0, a.sim_args, t2 - t1))
+        lines.append("(native: %s; the model: %s, qemu-x86_64, in %.0f s; prices: %s)"
+                     % (done, a.sim_args, t2 - t1, shown_path(prices["path"])))
         huge = [x for x in rows if "/2m/" in x[0]]
         lines.append("(the 2 MB variants: %s, at least %d KB of the replay's memory in huge "
                      "pages)" % (" and ".join(sorted({x[4] for x in huge})),

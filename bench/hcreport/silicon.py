@@ -7,6 +7,7 @@ tail/head ratio against the native one's paired 95 % interval
 (stats.paired_ratio(): rounds paired by number, head as the base);
 the wait for a quiet host, and report.md's section of the table.
 """
+import csv
 import math
 import os
 import time
@@ -147,7 +148,45 @@ def model_metrics(phases_text, iters):
     m = {k: both(k) for k in ("insn", "l1m", "l2m", "l3m", "xfer", "xl1m", "xl2m", "xl3m")}
     m.update(levels=levels, xxfer=(r["xxfer_k"] + r["xxfer_u"]) / iters)
     m["mem"] = m["l3m"] if levels == 3 else m["l2m"]
+    # the rep string stores' iterations and lines (None: a plugin from
+    # before them, whose counts price as before)
+    m.update({k: both(k) if k + "_k" in r else None for k in ("xrep", "xline")})
     return m
+
+
+NATIVE = ["variant", "round", "side", "ns_per_iter", "map", "thp_kb"]
+
+
+def read_native(path):
+    """an earlier run's native.csv (bench/silicon.py's timings): ({variant:
+    {round: {side: ns}}}, its rows as written).  InputError, naming the
+    file and line, for one that is not whole: every variant's every
+    round, head and tail."""
+    names = {variant_name(v): v for v in VARIANTS}
+    res, rows = {v: {} for v in VARIANTS}, []
+    with open(path, newline="") as f:
+        for n, row in enumerate(csv.reader(f), 1):
+            if n == 1:
+                if row != NATIVE:
+                    raise InputError("%s:1: header %s, expected %s" % (
+                        path, ",".join(row), ",".join(NATIVE)))
+                continue
+            try:
+                name, rnd, side, ns, mapping, thp = row
+                rnd, ns, thp = int(rnd), float(ns), int(thp)
+                if name not in names or side not in ("head", "tail") or not ns > 0:
+                    raise ValueError
+            except ValueError:
+                raise InputError("%s:%d: not a timing of bench/silicon.py: %s" % (
+                    path, n, ",".join(row))) from None
+            res[names[name]].setdefault(rnd, {})[side] = ns
+            rows.append([name, rnd, side, ns, mapping, thp])
+    short = ["%s round %d" % (variant_name(v), r) for v in VARIANTS
+             for r, sides in sorted(res[v].items()) if len(sides) != 2]
+    short += [variant_name(v) + " (no rounds)" for v in VARIANTS if not res[v]]
+    if short:
+        raise InputError("%s: no head and tail for %s" % (path, ", ".join(short)))
+    return res, rows
 
 
 def predicted(head, tail, prices, cold):

@@ -277,6 +277,57 @@ class Table(unittest.TestCase):
                              "\nend phases=1\n", 5)
         self.assertEqual((m["insn"], m["xl3m"], m["mem"], m["levels"]), (2.0, 2.0, 2.0, 3))
 
+    def test_the_rep_string_stores_counts_are_read(self):
+        keys = ["insn", "acc", "l1m", "l2m", "l3m", "xfer", "xxfer", "xl1m", "xl2m", "xl3m"]
+        rec = " ".join("%s_%s=%d" % (k, m, 10 if m == "u" else 0) for k in keys for m in "ku")
+        text = "config sim=1 levels=3 user=1\nphase=1 vcpu=0 %s%s\nend phases=1\n"
+        m = si.model_metrics(text % (rec, " xrep_k=0 xline_k=0 xrep_u=4097 xline_u=64"), 1)
+        self.assertEqual((m["xrep"], m["xline"]), (4097, 64))
+        # a plugin from before them: None, priced as before
+        m = si.model_metrics(text % (rec, ""), 1)
+        self.assertEqual((m["xrep"], m["xline"]), (None, None))
+
+    def test_the_line_pricing_prices_a_clear_per_line(self):
+        # 32 pages cleared by rep stosb in each side (4097 passes and 64
+        # lines each), 8 of them cold at the head: the line pricing's base
+        # loses 32 x (4097 - 128) cycles, the cold pages' price stays
+        clears = {"xrep": 32 * 4097.0, "xline": 32 * 64.0}
+        head = dict(COLDPAGE, insn=BASE["insn"] + clears["xrep"], **clears)
+        tail = dict(BASE, insn=BASE["insn"] + clears["xrep"], **clears)
+        old = si.predicted(dict(head, xline=None), dict(tail, xline=None), PRICES, 1)
+        new = si.predicted(head, tail, dict(PRICES, rep_line=2.0), 1)
+        base = BASE["insn"] + 32 * 128
+        self.assertAlmostEqual(new["cost_line"][0], base / (base + 64 * 8.75))
+        self.assertLess(new["cost_line"][0], old["cost_line"][0])
+        self.assertAlmostEqual(new["cost_line"][1], old["cost_line"][1])
+        self.assertEqual(new["cost"], old["cost"])
+
+    def native_csv(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_an_earlier_runs_timings_are_read(self):
+        rows = ["%s,%d,%s,%.1f,%s,0" % (si.variant_name(v), r, side, 100.0 + r, v[1], )
+                for r in range(2) for v in si.VARIANTS for side in ("head", "tail")]
+        path = self.native_csv("\n".join([",".join(si.NATIVE)] + rows) + "\n")
+        res, got = si.read_native(path)
+        self.assertEqual(res[V], {0: {"head": 100.0, "tail": 100.0},
+                                  1: {"head": 101.0, "tail": 101.0}})
+        self.assertEqual(len(got), len(rows))
+        for text, says in (
+                ("variant,round\n", ":1: header variant,round, expected variant,round,side"),
+                ("\n".join([",".join(si.NATIVE)] + rows[:-1]) + "\n",
+                 "no head and tail for scatter/2m/store+read round 1"),
+                ("\n".join([",".join(si.NATIVE)] + rows + ["addr/1g/store,0,head,1,4k,0"]),
+                 ":%d: not a timing of bench/silicon.py: addr/1g/store" % (len(rows) + 2))):
+            with self.subTest(says=says):
+                with self.assertRaises(si.InputError) as e:
+                    si.read_native(self.native_csv(text))
+                self.assertIn(says, str(e.exception))
+
     def test_the_host_cpu_is_read(self):
         with tempfile.NamedTemporaryFile("w") as f:
             f.write("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
