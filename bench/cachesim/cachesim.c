@@ -78,6 +78,11 @@
  * The model has no locking: run QEMU with one TCG thread (-icount, or
  * -accel tcg,thread=single); scripts/run-guest.sh does.
  *
+ * The residency meter (residency.h): in make bench's meter boots a guest
+ * module marks each page the kernel frees, or allocates for readahead,
+ * and the plugin counts its lines the caches hold; its "resid" lines
+ * follow a phase's vCPU lines.  Without its markers nothing changes.
+ *
  * Under user-mode emulation (qemu-x86_64 -plugin ..., bench/replay's
  * silicon check) there is no physical address: the model is keyed by the
  * virtual one (cache.h: model_address()), one vCPU (the process's first
@@ -94,6 +99,7 @@
 #include <qemu-plugin.h>
 
 #include "cache.h"
+#include "residency.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -125,6 +131,7 @@ struct vcpu {
 	uint64_t xrep[2], xlines[2], xline_last;
 	struct cache_stats st[2];
 	uint64_t calls[MAX_CALLS];
+	struct resid resid;	/* the residency meter's counts */
 };
 
 /* one translated block: its instructions counted per execution in a phase */
@@ -159,6 +166,8 @@ static int user_mode;
  */
 static uint64_t *dma_pcs;
 static size_t nr_dma_pcs, max_dma_pcs;
+/* the instructions after a residency page marker (residency.h) */
+static struct resid_pcs resid_pcs;
 
 static int is_dma_pc(uint64_t pc)
 {
@@ -277,7 +286,7 @@ static void profile_dump(unsigned long phase)
 }
 
 static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
-			 struct tb_info *tb, int string, int dma)
+			 struct tb_info *tb, int string, int dma, int resid)
 {
 	struct qemu_plugin_hwaddr *hw = user_mode ? NULL : qemu_plugin_get_hwaddr(info, vaddr);
 	struct cache_stats scratch = { 0 }, *st;
@@ -303,6 +312,8 @@ static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 		}
 		return;
 	}
+	if (resid_access(&v->resid, &v->h, addr, resid))
+		return;
 	kind = !qemu_plugin_mem_is_store(info) ? ACC_LOAD : string ? ACC_STRING : ACC_STORE;
 	st = in_phase ? &v->st[tb->mode] : &scratch;
 	if (kind == ACC_STRING) {
@@ -325,19 +336,32 @@ static void count_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
-	count_access(vcpu, info, vaddr, udata, 0, 0);
+	count_access(vcpu, info, vaddr, udata, 0, 0, 0);
 }
 
 static void mem_access_string(unsigned int vcpu, qemu_plugin_meminfo_t info,
 			      uint64_t vaddr, void *udata)
 {
-	count_access(vcpu, info, vaddr, udata, 1, 0);
+	count_access(vcpu, info, vaddr, udata, 1, 0, 0);
 }
 
 static void mem_access_dma(unsigned int vcpu, qemu_plugin_meminfo_t info,
 			   uint64_t vaddr, void *udata)
 {
-	count_access(vcpu, info, vaddr, udata, 0, 1);
+	count_access(vcpu, info, vaddr, udata, 0, 1, 0);
+}
+
+static void mem_access_resid(unsigned int vcpu, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, void *udata)
+{
+	count_access(vcpu, info, vaddr, udata, 0, 0, 1);
+}
+
+/* a residency marker ran (udata: its magic) */
+static void resid_exec(unsigned int vcpu, void *udata)
+{
+	if (vcpu < (unsigned int)nr_vcpus)
+		resid_marker_exec(&vcpus[vcpu].resid, (uintptr_t)udata);
 }
 
 /* the host's monotonic clock in ns (what a phase costs the machine) */
@@ -368,6 +392,7 @@ static void phase_begin(void)
 		memset(vcpus[i].xrep, 0, sizeof(vcpus[i].xrep));
 		memset(vcpus[i].xlines, 0, sizeof(vcpus[i].xlines));
 		memset(vcpus[i].calls, 0, sizeof(vcpus[i].calls));
+		resid_reset(&vcpus[i].resid);
 	}
 	host_phase_ns = host_ns();
 	in_phase = 1;
@@ -432,6 +457,8 @@ static void phase_end(void)
 			fprintf(out, " call%d=%" PRIu64, m, v->calls[m]);
 		fputc('\n', out);
 	}
+	for (i = 0; i < nr_vcpus; i++)
+		resid_print(out, phases, i, &vcpus[i].resid);
 	host_phases_ns += ns;
 	fprintf(out, "host phase=%lu at_ms=%" PRIu64 " ms=%" PRIu64 "\n", phases,
 		(host_phase_ns - host_start_ns) / 1000000, ns / 1000000);
@@ -486,6 +513,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		qemu_plugin_vcpu_mem_cb_t cb = mem_access;
+		uint32_t rm = resid_marker(qemu_plugin_insn_data(insn),
+					   qemu_plugin_insn_size(insn));
 		int c, rep_store;
 
 		if (m)
@@ -494,6 +523,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)m);
 		if (m == DMA_MAGIC)
 			add_dma_pc(pc + qemu_plugin_insn_size(insn));
+		if (rm)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, resid_exec,
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)rm);
+		if (rm == RESID_MAGIC_PAGE)
+			resid_pcs_add(&resid_pcs, pc + qemu_plugin_insn_size(insn));
 		for (c = 0; c < call_list.nr_pcs; c++)
 			if (pc == call_list.pcs[c])
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
@@ -503,6 +538,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 						qemu_plugin_insn_size(insn));
 		if (is_dma_pc(pc))
 			cb = mem_access_dma;
+		else if (resid_pcs_has(&resid_pcs, pc))
+			cb = mem_access_resid;
 		else if (rep_store)
 			cb = mem_access_string;
 		if (is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)))
@@ -538,6 +575,7 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 	free(coh_hiers);
 	free(vcpus);
 	free(dma_pcs);
+	free(resid_pcs.pc);
 }
 
 static int fail(const char *what, const char *why)

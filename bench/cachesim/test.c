@@ -9,10 +9,15 @@
  * nothing, the model before coherence), the invalidation and transfer
  * cases must fail and the one-vCPU case must still pass:
  *   gcc -O2 -DCACHESIM_PLANT_NO_COHERENCE -o /tmp/t bench/cachesim/test.c && /tmp/t
+ * The planted fault of the residency cases: built with
+ * -DCACHESIM_PLANT_RESID_SWAP (residency.h counts a page under the other
+ * label of its rule: hot and cold swapped), the cases that read a class's
+ * counts must fail.
  */
 #include <stdio.h>
 
 #include "cache.h"
+#include "residency.h"
 
 #define L1SIZE (48 * 1024)
 #define L2SIZE (2 * 1024 * 1024)
@@ -533,6 +538,131 @@ static void string_lines_cases(void)
 	check("string lines: the same line twice in a row: one", n, 1);
 }
 
+/* the residency meter (residency.h): a page's lines each level holds, per class */
+static void residency_cases(unsigned int levels)
+{
+	struct cache_stats st = { 0 };
+	struct resid *r = calloc(1, sizeof(*r));
+	uint64_t off, base = 0x40000000ull;
+	const struct resid_count *c;
+	struct machine m;
+	char name[160], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+#define CASE(t) (snprintf(name, sizeof(name), "residency, %u levels: %s", levels, t), name)
+	if (!r) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	machine_init(&m, levels, 1, 0);
+	/* a page just written: every line at every level (write-allocate) */
+	walk_kind(&m.h[0], PAGE, 4096, LINE, 1, ACC_STORE, &st);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	check(CASE("the page marker's access is the meter's, not the model's"),
+	      resid_access(r, &m.h[0], PAGE + 5 * 64 + 3, 1), 1);
+	c = &r->c[5];
+	check(CASE("a page written just before: counted once, under the class its line names"),
+	      c->pages, 1);
+	check(CASE("... its 64 lines in L1D"), c->lines[0], 64);
+	check(CASE("... in L2"), c->lines[1], 64);
+	check(CASE("... in L3 (0: two levels)"), c->lines[2], levels == 3 ? 64 : 0);
+	check(CASE("... in some level"), c->any, 64);
+	check(CASE("... the other label of its rule counted nothing"), r->c[4].pages, 0);
+	/* a page never touched: nothing held, and the marker's access fills nothing */
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], base + 2 * 64, 1);
+	check(CASE("a page never touched: no line held"), r->c[2].any, 0);
+	check(CASE("... and the marker's own access left no line behind"),
+	      cache_probe(&m.l1[0], base + 2 * 64) || cache_probe(&m.shared, base + 2 * 64), 0);
+	/* pushed out of the private levels by 1 MB of other lines: the shared level's */
+	for (off = 0; off < 1024 * 1024; off += LINE)
+		hier_access(&m.h[0], base + 0x1000000 + off, 8, ACC_LOAD, &st);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], PAGE + 7 * 64, 1);
+	c = &r->c[7];
+	check(CASE("the page after 1 MB of other lines: none in L1D"), c->lines[0], 0);
+	check(CASE("... in L2: none with three levels, all in the shared 2 MB L2"),
+	      c->lines[1], levels == 3 ? 0 : 64);
+	check(CASE("... all in some level (the shared one)"), c->any, 64);
+	machine_free(&m);
+
+	/* a probe leaves recency alone: an 8-way L1D set's LRU line stays the victim */
+	machine_init(&m, 3, 1, 0);
+	for (off = 0; off < 8; off++)
+		hier_access(&m.h[0], base + off * Z_L1 / 8, 8, ACC_LOAD, &st);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], base, 1);
+	hier_access(&m.h[0], base + 8 * Z_L1 / 8, 8, ACC_LOAD, &st);
+	check(CASE("the probed page's line was the set's LRU and is evicted next"),
+	      cache_probe(&m.l1[0], base) * 10 + cache_probe(&m.l1[0], base + Z_L1 / 8), 1);
+	machine_free(&m);
+
+	/* quiet windows (they nest), lost markers, other accesses */
+	check(CASE("outside a quiet window an access is the model's"),
+	      resid_access(r, &m.h[0], base, 0), 0);
+	resid_marker_exec(r, RESID_MAGIC_QUIET_BEGIN);
+	resid_marker_exec(r, RESID_MAGIC_QUIET_BEGIN);
+	resid_marker_exec(r, RESID_MAGIC_QUIET_END);
+	check(CASE("inside a quiet window (one of two closed) the model does not see it"),
+	      resid_access(r, &m.h[0], base, 0), 1);
+	resid_marker_exec(r, RESID_MAGIC_QUIET_END);
+	resid_marker_exec(r, RESID_MAGIC_QUIET_END);
+	check(CASE("both closed, and an end too many: the model's again"),
+	      resid_access(r, &m.h[0], base, 0), 0);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	check(CASE("a page marker pending: another instruction's access is the model's"),
+	      resid_access(r, &m.h[0], base, 0) * 10 + r->pending, 1);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	check(CASE("a second page marker before the access: one lost"), r->lost, 1);
+	r->pending = 0;
+
+	/* the lines the plugin prints: a line per class counted, then the lost markers */
+	if (levels == 3) {
+		struct resid *p = calloc(1, sizeof(*p));
+
+		if (!p) {
+			printf("Bail out! out of memory\n");
+			exit(1);
+		}
+		p->c[3] = (struct resid_count){ 2, { 100, 110, 120 }, 125 };
+		p->c[40] = (struct resid_count){ 1, { 0, 0, 64 }, 64 };
+		p->lost = 6;
+		f = open_memstream(&text, &len);
+		resid_print(f, 4, 1, p);
+		fclose(f);
+		check("residency: printed as residency.h says",
+		      !strcmp(text, "resid phase=4 vcpu=1 class=3 pages=2 l1=100 l2=110 l3=120 any=125\n"
+				    "resid phase=4 vcpu=1 class=40 pages=1 l1=0 l2=0 l3=64 any=64\n"
+				    "resid phase=4 vcpu=1 lost=6\n"), 1);
+		free(text);
+		free(p);
+	}
+	resid_marker_exec(r, RESID_MAGIC_QUIET_BEGIN);
+	resid_reset(r);
+	check(CASE("a new phase: no count, no lost marker, the quiet window still open"),
+	      r->c[5].pages + r->lost + !r->quiet, 0);
+	free(r);
+#undef CASE
+}
+
+static void resid_marker_cases(void)
+{
+	uint8_t nop[7] = { 0x0f, 0x1f, 0x80, 0x10, 0x00, 0x43, 0x48 };
+
+	check("residency marker: page", resid_marker(nop, 7), RESID_MAGIC_PAGE);
+	check("residency marker: not a phase marker", phase_marker(nop, 7), 0);
+	nop[3] = 0x11;
+	check("residency marker: quiet begin", resid_marker(nop, 7), RESID_MAGIC_QUIET_BEGIN);
+	nop[3] = 0x12;
+	check("residency marker: quiet end", resid_marker(nop, 7), RESID_MAGIC_QUIET_END);
+	nop[3] = 0x01;
+	check("residency marker: a phase marker is none", resid_marker(nop, 7), 0);
+	nop[3] = 0x13;
+	check("residency marker: another displacement is ordinary code", resid_marker(nop, 7), 0);
+	check("residency marker: another length is ordinary code", resid_marker(nop, 6), 0);
+}
+
 int main(void)
 {
 	struct cache l1, l2;
@@ -727,6 +857,10 @@ int main(void)
 
 	calls_cases();
 	string_lines_cases();
+
+	residency_cases(3);
+	residency_cases(2);
+	resid_marker_cases();
 
 	cache_free(&l1);
 	cache_free(&l2);
