@@ -160,6 +160,12 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md and its
                                       an icount boot of the same
                                       configuration and round, which must
                                       agree with them, or exit 1
+       report.py resid-header         the header of resid.csv
+       report.py resid-rows CONFIG ROUND JOB.out PLUGIN.phases
+                                      resid.csv rows of one meter boot:
+                                      per workload, rule and label, the
+                                      pages and their lines each level
+                                      held (bench/hcreport/residency.py)
 """
 import os
 import sys
@@ -173,7 +179,7 @@ __all__ = ["BASE", "DET_FIELDS", "LAYOUT", "REPEAT", "archive", "boot_state", "c
            "report", "run_path", "sign_test", "summary", "t975", "verdict", "workloads"]
 
 from hcreport import (calibration, charts, configs, findings, ingest, locks, plan,  # noqa: E402,F401
-                      primary, workloads)
+                      primary, residency, workloads)
 from hcreport.ingest import (BASE, DET_FIELDS, LAYOUT, REPEAT,  # noqa: E402,F401
                              boot_state, det_rows, icount_rows, load_all, load_calibration,
                              load_det, load_plan, load_prices, price)
@@ -189,6 +195,11 @@ def main():
         return 0
     if cmd == "det-rows" and len(sys.argv) == 8:
         return det_rows(*sys.argv[2:8])
+    if cmd == "resid-header":
+        print(residency.header())
+        return 0
+    if cmd == "resid-rows":
+        return residency.main(sys.argv[2:])
     if cmd == "boot-state" and len(sys.argv) in (6, 7):
         return boot_state(*sys.argv[2:])
     if cmd == "icount-rows" and len(sys.argv) in (3, 4):

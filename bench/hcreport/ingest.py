@@ -94,6 +94,9 @@ def load_plan(outdir):
             "prog_rounds": int(kv["prog_rounds"]) if "prog_rounds" in kv else None,
             "sweep_rounds": int(kv["sweep_rounds"]) if "sweep_rounds" in kv else None,
             "workloads": kv.get("workloads", "").split(),
+            # the configurations of the residency meter's boots (a plan
+            # from before the meter: none)
+            "residency": kv.get("residency", "").split(),
             # the configurations that boot the sweeps (the table's sweeps
             # set, as scripts/bench.sh wrote it; a plan from before the
             # line: the table's)

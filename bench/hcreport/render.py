@@ -6,7 +6,7 @@ import os
 import statistics
 import sys
 
-from . import charts, family, silicon, sweeps, workloads
+from . import charts, family, residency, silicon, sweeps, workloads
 from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_OFF, InputError,
                      latency_text, load, load_all, load_plan, load_vm, prices_text)
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
@@ -911,6 +911,7 @@ def report(outdir):
         plan = load_plan(outdir)
         vm = load_vm(os.path.join(outdir, "vmstat.csv"))
         det, dconfigs, _, prices, cal = load_all(outdir, plan)
+        residency.load(outdir)
     except InputError as e:
         # (an earlier run's report.md must not pass for this run's)
         with open(os.path.join(outdir, "report.md"), "w") as f:
@@ -1001,6 +1002,9 @@ def report(outdir):
     sl, sn = silicon.section(outdir, plan["silicon"])
     lines += sl
     not_run += sn
+    rl, rn = residency.section(outdir, plan)
+    lines += rl
+    not_run += rn
     if data:
         wl, plot, others, tn = wall_section(outdir, plan, vm)
         lines += wl
