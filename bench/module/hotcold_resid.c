@@ -13,8 +13,10 @@
  *
  * Its own work (the stack walk, the symbol lookups) runs between quiet
  * markers, whose accesses the plugin does not model either, so that the
- * caches the meter reads are the workload's.  Nothing is changed in the
- * kernel, so every configuration's own kernel is measured as built.
+ * caches the meter reads are the workload's; it walks a free's stack once
+ * per batch (free_class()) and an allocation's only when its gfp is
+ * readahead's.  Nothing is changed in the kernel, so every
+ * configuration's own kernel is measured as built.
  *
  * Parameters:
  *   honoured=1|0  the kernel honours cold hints (0: the series booted with
@@ -143,16 +145,73 @@ static int resid_frames(struct resid_frame *f, unsigned int depth)
 	return n;
 }
 
+/*
+ * A free's stack is walked whole once per batch: the folios of one
+ * batch are freed from one loop, with the same task, stack pointer and
+ * innermost return addresses (the key), and the class of the last key
+ * seen on this CPU is kept.  A deeper walk for every page would double
+ * a meter boot's instructions.
+ */
+#define RESID_KEY_DEPTH 6
+
+struct resid_key {
+	struct task_struct *task;
+	unsigned long sp;
+	unsigned long ret[RESID_KEY_DEPTH];
+};
+
+struct resid_last {
+	struct resid_key key;
+	unsigned int cls;
+	bool valid;
+};
+
+static DEFINE_PER_CPU(struct resid_last, resid_last);
+
+static unsigned int free_class(void)
+{
+	struct resid_key key = { current, current_stack_pointer };
+	struct resid_frame f[RESID_DEPTH];
+	struct resid_last *last;
+	unsigned long flags;
+	unsigned int cls;
+	bool hit;
+
+	stack_trace_save(key.ret, RESID_KEY_DEPTH, 0);
+	local_irq_save(flags);
+	last = this_cpu_ptr(&resid_last);
+	hit = last->valid && !memcmp(&last->key, &key, sizeof(key));
+	cls = last->cls;
+	local_irq_restore(flags);
+	if (hit)
+		return cls;
+	cls = resid_free_class(f, resid_frames(f, RESID_DEPTH), honoured);
+	local_irq_save(flags);
+	last = this_cpu_ptr(&resid_last);
+	last->key = key;
+	last->cls = cls;
+	last->valid = true;
+	local_irq_restore(flags);
+	return cls;
+}
+
 static void probe_free(void *data, struct page *page, unsigned int order)
 {
-	struct resid_frame f[RESID_DEPTH];
 	unsigned int cls;
 
 	resid_quiet_begin();
-	cls = resid_free_class(f, resid_frames(f, RESID_DEPTH), honoured);
+	cls = free_class();
 	resid_quiet_end();
 	resid_emit(page, order, cls);
 }
+
+/*
+ * readahead's allocations: the gfp of readahead_gfp_mask(), with
+ * __GFP_NORETRY and __GFP_NOWARN; only those are walked (a few frames:
+ * the readahead functions call the allocator)
+ */
+#define RESID_RA_GFP (__GFP_NORETRY | __GFP_NOWARN)
+#define RESID_ALLOC_DEPTH 12
 
 static void probe_alloc(void *data, struct page *page, unsigned int order, gfp_t gfp,
 			int migratetype)
@@ -160,8 +219,10 @@ static void probe_alloc(void *data, struct page *page, unsigned int order, gfp_t
 	struct resid_frame f[RESID_DEPTH];
 	int cls;
 
+	if ((gfp & RESID_RA_GFP) != RESID_RA_GFP)
+		return;
 	resid_quiet_begin();
-	cls = resid_alloc_class(f, resid_frames(f, RESID_DEPTH), !!(gfp & __GFP_COLD),
+	cls = resid_alloc_class(f, resid_frames(f, RESID_ALLOC_DEPTH), !!(gfp & __GFP_COLD),
 				honoured);
 	resid_quiet_end();
 	if (cls >= 0)
