@@ -4,10 +4,12 @@
 # bench/hcreport/plan.py, writes them; GNU parallel hands them here one at
 # a time, scripts/bench-jobs.sh), booted and its rows written to the run's
 # directory: RUNDIR/TAG.csv (and TAG.phases, the cache plugin's records)
-# for a deterministic boot, RUNDIR/TAG.csv and TAG.vm for a wall boot.
+# for a deterministic boot (a meter boot's: resid.csv rows), RUNDIR/TAG.csv
+# and TAG.vm for a wall boot.
 #
 # A line is the boot's tag, then KEY=VALUE words: mode (wall, icount,
-# cachesim), config, kernel (its flavour), layout (the key its relinks
+# cachesim, or resid: the residency meter's boot, cachesim with its guest
+# module), config, kernel (its flavour), layout (the key its relinks
 # are kept under: the kernel's, or the layout A/A's own name; absent: the
 # kernel's), image (the kernel's directory under build/: kernel-F as
 # built, rounds/L-R layout L relinked at round R's pads),
@@ -52,7 +54,7 @@ parse_line() {
 # naming each that is not
 check_line() {
 	local why=''
-	case $J_mode in wall | icount | cachesim) ;; *) why="$why; mode '$J_mode'" ;; esac
+	case $J_mode in wall | icount | cachesim | resid) ;; *) why="$why; mode '$J_mode'" ;; esac
 	case $J_round in [1-9] | 1[0-9] | 20) ;; *) why="$why; round '$J_round'" ;; esac
 	[ "$TAG" = "$J_mode-$J_config-$J_round-$J_boot" ] || why="$why; the tag is not MODE-CONFIG-ROUND-BOOT"
 	case $J_layout in "$J_kernel" | "$J_config") ;; *) why="$why; layout '$J_layout' neither the kernel's nor the configuration's" ;; esac
@@ -105,7 +107,9 @@ boot_state() {
 }
 
 # det_boot: a deterministic boot, -icount with the cache plugin (sim=off:
-# instructions only), its rows matched with the guest's phases
+# instructions only), its rows matched with the guest's phases; a meter
+# boot (resid) is cachesim's with the meter's module loaded in the guest,
+# and its rows are the meter's (bench/hcreport/residency.py)
 det_boot() {
 	local kdir=$BUILD/$J_image out sim=off calls a
 	local -a opts=()
@@ -118,11 +122,19 @@ det_boot() {
 	for a in "${APPENDS[@]}"; do opts+=(--append "$a"); done
 	local -a guest=(bench fixed "$SCALE" "history=$J_history")
 	[ "$J_shape" = - ] || guest+=("shape=$J_shape")
+	[ "$J_mode" != resid ] || guest+=(resid=1)
 	HOTCOLD_KERNEL=$kdir/arch/x86/boot/bzImage "$ROOT/scripts/run-guest.sh" --quiet --smp "$J_vcpus" \
 		--mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$TAG" "${opts[@]}" --icount --cpu "$GUEST_CPU" \
 		--plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$TAG.phases" \
 		"$J_kernel" "${guest[@]}" "${WL[@]}" || guest_failed "$out"
 	boot_state "$out" "$J_vcpus"
+	if [ "$J_mode" = resid ]; then
+		python3 "$ROOT/bench/report.py" resid-rows "$J_config" "$J_round" "$out" "$OUT/$TAG.phases" \
+			>"$OUT/$TAG.csv.tmp" ||
+			fail "boot $TAG: the residency meter's rows failed (above) -- see bench/report.py resid-rows"
+		mv "$OUT/$TAG.csv.tmp" "$OUT/$TAG.csv"
+		return
+	fi
 	BENCH_STAMP=$BENCH_STAMP python3 "$ROOT/bench/report.py" det-rows "$J_mode" "$J_config" "$J_round" "$J_boot" \
 		"$out" "$OUT/$TAG.phases" >"$OUT/$TAG.csv.tmp" ||
 		fail "could not match the guest's phases with the plugin's ($OUT/$TAG.phases) -- see bench/report.py det-rows"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench's fourth step: the boots' rows (RUNDIR/TAG.csv, TAG.vm,
 # bench-boot.sh) gathered into the files the report reads: det.csv
-# (icount, cachesim) and results.csv and vmstat.csv (wall).  A run holds
-# only what its own boots measured.
+# (icount, cachesim), resid.csv (the residency meter's boots) and
+# results.csv and vmstat.csv (wall).  A run holds only what its own boots
+# measured.
 #
 # icount beside cachesim: under -icount the guest's clock counts
 # instructions, so the cache model running or not changes nothing the
@@ -59,6 +60,19 @@ if [ "$DET" = 1 ]; then
 			cat "$OUT/$m"-*-"$p".csv
 		done
 	done >>"$OUT/det.csv" 2>/dev/null
+fi
+# shellcheck disable=SC2153 # RESID: the plan's (plan.sh)
+if [ -n "${RESID:-}" ]; then
+	python3 "$ROOT/bench/report.py" resid-header >"$OUT/resid.csv" || fail "bench/report.py resid-header failed"
+	for c in $RESID; do
+		n=0
+		for f in "$OUT/resid-$c"-[0-9]*.csv; do
+			[ -f "$f" ] || continue
+			cat "$f" >>"$OUT/resid.csv"
+			n=$((n + 1))
+		done
+		[ "$n" -gt 0 ] || fail "no rows of the residency meter's boot of $c ($OUT/resid-$c-*.csv)"
+	done
 fi
 if [ "$WALL" = 1 ]; then
 	# in the order the wall boots ran (the plan's, rounds interleaved)

@@ -28,11 +28,12 @@
 # CONFIGS, WORKLOADS, QUICK, ROUNDS, SECS, SCALE, DET_ROUNDS,
 # ICOUNT_ROUNDS, PROG_ROUNDS, SWEEP_ROUNDS, SUITE, GEOMETRY, L2WAYS,
 # L3WAYS, SHUFFLE, RUN_SEED, RUN_NAME, JOBS, HOSTS, CONFIG_BASE, SILICON,
-# SILICON_WAIT, DRY_RUN and scripts/disk.sh's BIG_MB.  A bad one fails the
-# run before anything is built, booted or written.  DRY_RUN=1 stops after
-# the plan: it checks every boot and the HOSTS (scripts/bench-jobs.sh
-# --dry-run) and lists the boots, in build/plan-dry-run/; it installs
-# nothing (GNU parallel missing: an error naming the package).
+# SILICON_WAIT, RESIDENCY, DRY_RUN and scripts/disk.sh's BIG_MB.  A bad one
+# fails the run before anything is built, booted or written.  DRY_RUN=1
+# stops after the plan: it checks every boot and the HOSTS
+# (scripts/bench-jobs.sh --dry-run) and lists the boots, in
+# build/plan-dry-run/; it installs nothing (GNU parallel missing: an error
+# naming the package).
 . "$(dirname "$0")/lib.sh"
 step settings
 # the plan is python3's, which scripts/deps.sh bench cannot install

@@ -23,7 +23,7 @@ VALUES = {"source": ("baseline", "series"), "switch": ("none", "0", "1"), "pcp":
                    "power", "-")}
 # the roles a table must have, one line each (the others: at most one)
 NEEDED = ("base", "series", "switch-off")
-SETS = ("default", "quick", "programs", "sweeps", "shapes")
+SETS = ("default", "quick", "programs", "sweeps", "shapes", "residency")
 # the modes each value of the modes column boots
 MODES = {"det": ("wall", "icount", "cachesim"), "fixed": ("icount", "cachesim"),
          "icount": ("icount",)}

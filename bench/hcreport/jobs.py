@@ -38,7 +38,8 @@ def det_jobs(plan, points):
     check against cachesim's), the configurations of icount alone and the
     rounds beyond DET_ROUNDS; every other icount row is derived from a
     cachesim boot (bench-collect.sh).  Each configuration boots the modes
-    and rounds its line of bench/configs.tsv allows (plan.det_parts)."""
+    and rounds its line of bench/configs.tsv allows (plan.det_parts).
+    Then the residency meter's boots (plan.resid_configs)."""
     modes = plan.det_modes()
     both = "icount" in modes and "cachesim" in modes
     keys = []
@@ -60,6 +61,10 @@ def det_jobs(plan, points):
                              if p == ICOUNT_MORE]
     progs = plan.prog_boots()
     keys = [k for k in keys if k[3] in progs] + [k for k in keys if k[3] not in progs]
+    # the residency meter's boots, last: each as its configuration's
+    # cachesim boot of round 1's mem boot (its seed, image and workload
+    # order), with the meter's module (scripts/bench-boot.sh)
+    keys += [("resid", c, 1, "mem") for c in plan.resid_configs]
     return [job_line(plan, points, *k) for k in keys]
 
 

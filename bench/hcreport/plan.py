@@ -37,6 +37,11 @@ class Plan:
         self.env = env
         self.modes = s.words("MODES", ("wall", "icount", "cachesim"), "icount cachesim")
         self.quick = s.choice("QUICK", ("0", "1"), "0") == "1"
+        # the residency meter's boots (jobs.py): round 1's mem boot again,
+        # with the meter's guest module, for the residency set; not in
+        # QUICK's ten minutes unless asked
+        self.residency = s.choice("RESIDENCY", ("0", "1"), "0" if self.quick else "1") == "1"
+        self.resid_configs = []
         self.rounds = s.int("ROUNDS", 1, 20, "3")
         self.secs = s.int("SECS", 1, 30, "1")
         self.scale = s.int("SCALE", 1, 10, "2")
@@ -176,6 +181,21 @@ class Plan:
         self.names = {r["name"]: r for r in rows}
         self.configs = [r["name"] for r in self.picked]
         self.leave_out()
+        self.meter()
+
+    def meter(self):
+        """the configurations of the residency meter's boots: those of the
+        residency set the run boots under the cache model, when its mem
+        boot has work"""
+        if not self.residency:
+            return
+        if "cachesim" in self.modes and self.boot_list("mem"):
+            self.resid_configs = [c for c in self.configs if self.in_set(c, "residency") and
+                                  self.boots_in(c, "cachesim")]
+        if not self.resid_configs and self.s.get("RESIDENCY", "") == "1":
+            self.s.notes.append("RESIDENCY=1: no meter boot -- it needs MODES with cachesim, "
+                                "a workload of the mem boot and a configuration of the "
+                                "residency set (bench/configs.tsv)")
 
     def pick_suite(self, listed):
         """SUITE=auto: the suite the previous run (PREVIOUS_PLAN, its plan

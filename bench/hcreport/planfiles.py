@@ -64,7 +64,8 @@ def record(plan, env, points, run, date):
             ("command", "RUN_SEED=%s %smake bench" % (plan.run_seed, asked + " " if asked else "")),
             ("bench_stamp", stamp), ("jobs", plan.jobs), ("hosts", plan.hosts),
             ("config_base", plan.config_base), ("suite", plan.suite),
-            ("silicon", "1" if plan.silicon else "0")]
+            ("silicon", "1" if plan.silicon else "0"),
+            ("residency", " ".join(plan.resid_configs))]
 
 
 def shell_vars(plan, rec):
@@ -86,7 +87,7 @@ def shell_vars(plan, rec):
          "BOOT_ORDER": " ".join(("mem", "disk") + tuple(workloads.SHAPES) + ("prog", "sweep")),
          "JOBS": plan.jobs, "HOSTS": plan.hosts, "RUN_SEED": plan.run_seed,
          "BENCH_STAMP": r["bench_stamp"], "SILICON": r["silicon"],
-         "SILICON_WAIT": plan.silicon_wait}
+         "SILICON_WAIT": plan.silicon_wait, "RESID": r["residency"]}
     return ["%s=%s" % (k, shlex.quote(str(x))) for k, x in v.items()]
 
 

@@ -24,14 +24,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # what a run's report is rendered from (bench/report.py report): the plan,
 # the rows of every mode and the host's calibration.  Not the guest
 # outputs (build/logs/), the plugin's phase records and each boot's rows
-# (det.csv holds them all), the job lists, the calibrate binary, nor
+# (det.csv and resid.csv hold them all), the job lists, the calibrate binary, nor
 # report.md and its charts, which the report writes.
 # (the three tables: what each boot was, as the run read them, kept with
 # its data; the report reads this checkout's)
 # (and layouts.tsv, each kernel's pads in each round with SHUFFLE=1: what
 # each round's binary was)
-ARCHIVE = ("plan", "det.csv", "results.csv", "vmstat.csv", "calibrate.txt", "prices.tsv",
-           "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv",
+ARCHIVE = ("plan", "det.csv", "resid.csv", "results.csv", "vmstat.csv", "calibrate.txt",
+           "prices.tsv", "shapes.tsv", "configs.tsv", "workloads.tsv", "layouts.tsv",
            # the boots as planned and GNU parallel's log of them
            "jobs", "jobs.log", "wall.jobs", "wall.jobs.log",
            # the silicon check's table, its native timings and the
@@ -321,6 +321,8 @@ def archive(run, dest):
         need.append("calibrate.txt")
     if plan["silicon"]:
         need.append("silicon.txt")
+    if plan["residency"]:
+        need.append("resid.csv")
     missing = [f for f in need if not os.path.isfile(os.path.join(run, f))]
     if missing:
         print("report.py: FAILED: %s: no %s, which its plan's modes (%s%s) write -- a run "

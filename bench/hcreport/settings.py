@@ -9,7 +9,7 @@ import os
 SETTINGS = ("QUICK", "MODES", "CONFIGS", "WORKLOADS", "ROUNDS", "SECS", "SCALE", "DET_ROUNDS",
             "ICOUNT_ROUNDS", "PROG_ROUNDS", "SWEEP_ROUNDS", "GEOMETRY", "L2WAYS", "L3WAYS",
             "SHUFFLE", "BIG_MB", "RUN_NAME", "JOBS", "HOSTS", "RUN_SEED", "DRY_RUN",
-            "CONFIG_BASE", "SUITE", "SILICON", "SILICON_WAIT")
+            "CONFIG_BASE", "SUITE", "SILICON", "SILICON_WAIT", "RESIDENCY")
 # the boot icount's rounds beyond DET_ROUNDS take (a fifth of a cachesim
 # boot's time; docs/decisions.md, "Eight rounds of instructions")
 ICOUNT_MORE = "mem"

@@ -26,7 +26,7 @@ from hcreport.configs import COLUMNS, SelectError, TableError  # noqa: E402
 # modes, rounds, role, sets, what
 GOOD = [
     ("base", "vanilla", "baseline", "-", "-", "none", "on", "det", "-", "base",
-     "default,quick,programs,sweeps,shapes", "the baseline"),
+     "default,quick,programs,sweeps,shapes,residency", "the baseline"),
     ("base-again", "vanilla", "baseline", "-", "-", "none", "on", "det", "-", "repeat", "-",
      "the base booted again"),
     ("series", "hotcold-bench", "series", "-", "-", "1", "on", "det", "-", "series",

@@ -320,9 +320,10 @@ class Archive(Fixtures):
         self.assertIn("archived plan, det.csv, results.csv, vmstat.csv, calibrate.txt, jobs, "
                       "jobs.log of", out)
         # (the fixture is older than the runs' own prices.tsv and tables
-        # and the silicon check, and has no wall mode's job file)
+        # and the silicon check and the residency meter, and has no wall
+        # mode's job file)
         kept = [f for f in runs.ARCHIVE if not f.endswith(".tsv") and
-                not f.startswith(("wall.", "silicon"))]
+                not f.startswith(("wall.", "silicon")) and f != "resid.csv"]
         self.assertEqual(sorted(os.listdir(dest)), sorted(kept))
         for f in kept:
             if f.startswith("jobs"):
@@ -410,6 +411,19 @@ class Archive(Fixtures):
         self.assertIn("%s: no det.csv, which its plan's modes (wall icount cachesim) write"
                       % self.a, err)
         self.assertFalse(os.path.exists(dest))
+
+    def test_a_run_whose_plan_asked_for_the_meter_needs_its_rows(self):
+        with open(os.path.join(self.a, "plan"), "a") as f:
+            f.write("residency=vanilla hotcold\n")
+        dest = os.path.join(self.tmp.name, "dest")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 1)
+        self.assertIn("%s: no resid.csv, which its plan's modes" % self.a, err)
+        with open(os.path.join(self.a, "resid.csv"), "w") as f:
+            f.write(report.residency.header() + "\n")
+        rc, out, err = cli("archive", self.a, dest)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("resid.csv", os.listdir(dest))
 
     def test_no_plan_is_not_archived(self):
         os.remove(os.path.join(self.a, "plan"))

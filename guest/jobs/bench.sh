@@ -19,6 +19,10 @@
 #   shape=SHAPE    a machine shape's boot (bench/shapes.tsv, its named
 #                  shapes): the workloads are named WORKLOAD_SHAPE, and
 #                  run WORKLOAD's work with their own line's amount
+#   resid=1        a meter boot: the residency meter's module
+#                  (bench/module/hotcold_resid.c) loaded after the warm-up,
+#                  its plant counted in a phase of its own, resid_plant,
+#                  before the workloads'
 #
 # Prints per workload:
 #   hotcold-result WORKLOAD METRIC=VALUE
@@ -46,17 +50,23 @@ AMOUNT=${2:-4}
 shift 2
 HISTORY=0
 SHAPE=
+RESID=0
 ONLY=
 for a in "$@"; do
 	case $a in
 	history=*) HISTORY=${a#history=} ;;
 	shape=*) SHAPE=${a#shape=} ;;
+	resid=*) RESID=${a#resid=} ;;
 	*) ONLY="$ONLY $a" ;;
 	esac
 done
 ONLY="$ONLY "
 case $HISTORY in
 '' | *[!0-9]*) echo "hotcold: bench: history=$HISTORY: expected a number"; exit 2 ;;
+esac
+case $RESID in
+0 | 1) ;;
+*) echo "hotcold: bench: resid=$RESID: expected 0 or 1"; exit 2 ;;
 esac
 [ -r /guest/workloads.tsv ] || { echo "hotcold: bench: no /guest/workloads.tsv (scripts/initramfs.sh copies bench/workloads.tsv)"; exit 2; }
 for a in $ONLY; do
@@ -139,6 +149,27 @@ if [ "$llc" != 0 ]; then
 	caches="$caches llc_shared_cpus=$shared slice_pages=$((size / shared / 4))"
 fi
 echo "hotcold-caches${caches:- none}"
+
+# resid_load KO SWITCH: the residency meter's module KO loaded, which
+# counts, as the plugin's caches hold them, the lines of every page freed
+# and of readahead's; cold hints honoured unless the series' switch (the
+# file SWITCH; none on a kernel without the series) is 0.  Its plant (a
+# page just written, counted as freed cold) in a phase of its own.
+resid_load() {
+	local honoured=1
+	[ -r "$1" ] || { echo "no $1"; return 1; }
+	[ "$(cat "$2" 2>/dev/null)" != 0 ] || honoured=0
+	taskset -c 0 "$B"/phase begin
+	taskset -c 0 insmod "$1" honoured=$honoured plant=1 ||
+		{ "$B"/phase end; echo "insmod $1 failed"; return 1; }
+	taskset -c 0 "$B"/phase end
+	echo "hotcold-phase resid_plant ops=1 cpu=0"
+}
+if [ "$RESID" = 1 ]; then
+	out=$(resid_load /guest/modules/hotcold_resid.ko /proc/sys/vm/percpu_pagelist_hot_cold) ||
+		{ echo "hotcold: bench: the residency meter did not load: $out"; exit 2; }
+	echo "$out"
+fi
 # the families' workloads, queued in this order (the order with no names)
 queue_w2002
 queue_scenarios
@@ -147,6 +178,7 @@ queue_pressure
 run_queue
 pressure_down || failed pressure "the data's mount, loop device or balloon did not come down"
 rm -rf "$COMPILE_SRC"
+[ "$RESID" = 0 ] || rmmod hotcold_resid || failed resid_plant "rmmod hotcold_resid failed"
 
 # in-kernel microbenchmark (bench/module), built for this kernel; timed,
 # so wall mode only

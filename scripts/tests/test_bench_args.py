@@ -282,6 +282,9 @@ class BenchSettings(Refusals):
         self.refused("SILICON_WAIT", ("10m", says), ("3601", says), ("-1", says))
         self.assert_passes(SILICON_WAIT="0")
 
+    def test_residency(self):
+        self.refused("RESIDENCY", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
+
     def test_dry_run(self):
         self.refused("DRY_RUN", ("yes", "expected 0 or 1"), ("2", "expected 0 or 1"))
 

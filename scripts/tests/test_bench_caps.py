@@ -101,7 +101,7 @@ class Caps(unittest.TestCase):
             "hotcold cachesim": 15, "hotcold icount": 4, "hotcold-off cachesim": 12,
             "hotcold-off icount": 4, "single cachesim": 15, "single icount": 4,
             "nopcp cachesim": 6, "vanilla-b cachesim": 12, "vanilla-b icount": 4,
-            "power icount": 10})
+            "power icount": 10, "vanilla resid": 1, "hotcold resid": 1, "single resid": 1})
 
 
 class LayoutAA(unittest.TestCase):

@@ -4,7 +4,9 @@ cachesim both asked for, each cachesim boot's icount rows derived from
 it (the base's round 1 checked against its icount boot), and the rows
 of a configuration of icount alone (bench/configs.tsv's modes icount:
 real icount boots, no cachesim boot) and of one of fewer rounds kept as
-they are.  The report's commands are stood in for."""
+they are; and resid.csv, the residency meter's boots' rows, one boot at
+least of every configuration the plan names.  The report's commands are
+stood in for."""
 import os
 import subprocess
 import tempfile
@@ -16,6 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PYTHON = """#!/bin/bash
 case $2 in
 det-header) echo header ;;
+resid-header) echo resid-header ;;
 icount-rows) echo "derived ${3##*/}${4:+ checked}" ;;
 *) exit 9 ;;
 esac
@@ -23,7 +26,7 @@ esac
 
 
 class Collect(unittest.TestCase):
-    def collect(self, files):
+    def collect(self, files, plan=""):
         with tempfile.TemporaryDirectory() as d:
             run, bin_dir = os.path.join(d, "run"), os.path.join(d, "bin")
             os.makedirs(run)
@@ -32,7 +35,7 @@ class Collect(unittest.TestCase):
                 f.write(PYTHON)
             os.chmod(os.path.join(bin_dir, "python3"), 0o755)
             files = dict(files, **{"plan.sh": 'DET=1\nBOTH=1\nWALL=0\nBASE=vanilla\n'
-                                              'BOOT_ORDER="mem 2cpu"\n'})
+                                              'BOOT_ORDER="mem 2cpu"\n' + plan})
             for name, text in files.items():
                 with open(os.path.join(run, name), "w") as f:
                     f.write(text + "\n")
@@ -44,6 +47,10 @@ class Collect(unittest.TestCase):
             if os.path.exists(os.path.join(run, "det.csv")):
                 with open(os.path.join(run, "det.csv")) as f:
                     det = f.read()
+            self.resid = None
+            if os.path.exists(os.path.join(run, "resid.csv")):
+                with open(os.path.join(run, "resid.csv")) as f:
+                    self.resid = f.read().splitlines()
             return p.returncode, p.stderr, det.splitlines()
 
     def test_icount_alone_and_fewer_rounds(self):
@@ -72,6 +79,29 @@ class Collect(unittest.TestCase):
                                    "icount-power-1-mem.csv": "power 1 booted"})
         self.assertNotEqual(rc, 0)
         self.assertIn("the icount check boot (vanilla, round 1) wrote no rows", err)
+
+
+    BOOTS = {"icount-vanilla-1-mem.csv": "vanilla 1 booted",
+             "cachesim-vanilla-1-mem.csv": "cachesim vanilla 1"}
+
+    def test_the_meters_rows_apart(self):
+        rc, err, det = self.collect(dict(self.BOOTS, **{
+            "resid-vanilla-1-mem.csv": "resid vanilla",
+            "resid-hotcold-1-mem.csv": "resid hotcold"}), 'RESID="vanilla hotcold"\n')
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.resid, ["resid-header", "resid vanilla", "resid hotcold"])
+        self.assertNotIn("resid vanilla", det)
+
+    def test_a_meter_boot_without_rows_fails(self):
+        rc, err, _ = self.collect(dict(self.BOOTS, **{"resid-vanilla-1-mem.csv": "resid"}),
+                                  'RESID="vanilla hotcold"\n')
+        self.assertNotEqual(rc, 0)
+        self.assertIn("no rows of the residency meter's boot of hotcold", err)
+
+    def test_no_meter_no_resid_csv(self):
+        rc, err, _ = self.collect(self.BOOTS, 'RESID=""\n')
+        self.assertEqual(rc, 0, err)
+        self.assertIsNone(self.resid)
 
 
 if __name__ == "__main__":

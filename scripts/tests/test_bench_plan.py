@@ -216,6 +216,44 @@ class Rounds(unittest.TestCase):
         self.assertIn("SILICON_WAIT=30", off["plan.sh"])
 
 
+class Meter(unittest.TestCase):
+    """the residency meter's boots: round 1's mem boot of each configuration
+    of the residency set again, in mode resid, last"""
+
+    def test_each_configuration_of_the_set_one_boot_as_its_cachesim_round_1(self):
+        files = write(**RUN)
+        b = boots(files)
+        meter = sorted(k for k in b if k[0] == "resid")
+        want = [n for n in RUN["CONFIGS"].split() if n in configs.names(sets="residency")]
+        self.assertTrue(want)
+        self.assertEqual(meter, sorted(("resid", n, 1, "mem") for n in want))
+        for k in meter:
+            kv, appends = b[k]
+            self.assertEqual((dict(kv, mode="cachesim"), appends),
+                             b[("cachesim",) + k[1:]])
+        # last in the job file, and recorded for the report and the collect step
+        modes = [parse(x)[1]["mode"] for x in files["jobs"]]
+        self.assertEqual(modes[-len(meter):], ["resid"] * len(meter))
+        self.assertNotIn("resid", modes[:-len(meter)])
+        self.assertIn("residency=" + " ".join(want), files["plan"])
+        self.assertIn("RESID='%s'" % " ".join(want), files["plan.sh"])
+
+    def test_quick_has_none_unless_asked(self):
+        self.assertFalse([k for k in boots(write(QUICK="1", RUN_SEED="7")) if k[0] == "resid"])
+        asked = boots(write(QUICK="1", RUN_SEED="7", RESIDENCY="1"))
+        self.assertEqual(sorted(k[1] for k in asked if k[0] == "resid"),
+                         sorted(n for n in configs.names(sets="residency")
+                                if n in configs.names(sets="quick")))
+
+    def test_residency_0_and_a_run_without_the_cache_model_have_none(self):
+        for env in (dict(RUN, RESIDENCY="0"), dict(RUN, MODES="icount")):
+            with self.subTest(env=env.get("RESIDENCY") or env["MODES"]):
+                files = write(**env)
+                self.assertFalse([k for k in boots(files) if k[0] == "resid"])
+                self.assertIn("residency=", files["plan"])
+                self.assertIn("RESID=''", files["plan.sh"])
+
+
 class Order(unittest.TestCase):
     """each boot's workloads in an order drawn per round: the same in every
     configuration and mode of that round, another in another round"""
