@@ -38,6 +38,11 @@ PLANT_WORKLOAD = "resid_plant"
 # lines must read as cached, or the meter does not see a wrong label
 PLANT_MIN = 0.9
 PAGE = 4096
+# page markers a phase may lose (an interrupt between a marker and its
+# load, whose own marker comes first: the plugin counts the interrupt's
+# page and drops the other), as a share of its pages; more, and the
+# channel is broken
+LOST_MAX = 0.001
 FIELDS = ["workload", "config", "round", "rule", "label", "pages", "lines", "l1", "l2", "l3",
           "any", "levels"]
 COUNTS = ("pages", "lines", "l1", "l2", "l3", "any")
@@ -53,9 +58,11 @@ def label_of(cls):
 def parse_phases(phases):
     """the plugin's output: ({phase: {(rule, label): {count: n}}}, the
     phases closed, the model's levels, its line size).  ValueError naming
-    what is wrong: a class no rule gives, lost markers (the channel lost
-    a page), a line that does not parse"""
+    what is wrong: a class no rule gives, more lost markers than LOST_MAX
+    of a phase's pages (the channel lost pages), a line that does not
+    parse"""
     resid = defaultdict(lambda: defaultdict(lambda: dict.fromkeys(COUNTS, 0)))
+    lost = defaultdict(int)
     closed, levels, line = 0, None, None
     for text in read_lines(phases):
         f = text.split()
@@ -71,9 +78,8 @@ def parse_phases(phases):
             except (KeyError, ValueError):
                 raise ValueError("%s: not a resid line: %s" % (phases, text.strip())) from None
             if "lost" in kv:
-                raise ValueError("%s: phase %d: %d page markers lost (a second marker came "
-                                 "before the first one's load): the meter's channel dropped "
-                                 "pages" % (phases, phase, kv["lost"]))
+                lost[phase] += kv["lost"]
+                continue
             key = label_of(kv.get("class", -1))
             if key is None:
                 raise ValueError("%s: phase %d: class %s, which no rule of "
@@ -85,6 +91,12 @@ def parse_phases(phases):
                 c[k] += kv[k]
     if not levels or not line:
         raise ValueError("%s: no config line with the model's levels and line size" % phases)
+    for phase, n in sorted(lost.items()):
+        pages = sum(c["pages"] for c in resid[phase].values())
+        if n > LOST_MAX * pages:
+            raise ValueError("%s: phase %d: %d page markers lost of %d pages (a second marker "
+                             "came before the first one's load; at most %g of them): the "
+                             "meter's channel dropped pages" % (phases, phase, n, pages, LOST_MAX))
     for per in resid.values():
         for c in per.values():
             c["lines"] = c["pages"] * (PAGE // line)

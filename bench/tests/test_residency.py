@@ -109,11 +109,16 @@ class Rows(unittest.TestCase):
         self.assertIn(["exit_flood", "hotcold", "1", "exit", "cold", "1024", "65536", "1", "2",
                        "6403", "6404", "3"], rows)
 
-    def test_lost_markers_fail(self):
+    def test_lost_markers_fail_beyond_a_few(self):
+        # phase 2 counted 310 pages: none may be lost; phase 3, 1050: one
         rc, _, err = rows_of(phases=PHASES.replace("host phase=2", "resid phase=2 vcpu=0 "
-                                                   "lost=3\nhost phase=2"))
+                                                   "lost=1\nhost phase=2"))
         self.assertEqual(rc, 1)
-        self.assertIn("phase 2: 3 page markers lost", err)
+        self.assertIn("phase 2: 1 page markers lost of 310 pages", err)
+        rc, rows, err = rows_of(phases=PHASES.replace("host phase=3", "resid phase=3 vcpu=0 "
+                                                      "lost=1\nhost phase=3"))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(len(rows), 7)
 
     def test_a_class_no_rule_gives_fails(self):
         rc, _, err = rows_of(phases=PHASES.replace("class=4 ", "class=10 "))
