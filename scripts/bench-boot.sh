@@ -86,6 +86,18 @@ call_addrs() {
 	echo "${out#+}+$locks"
 }
 
+# resid_wrappers MAP: the plugin's residency arguments for the kernel of
+# System.map MAP: ,resid_hot=ADDR (free_unref_folios) and, on a kernel
+# with it, ,resid_cold=ADDR (free_unref_folios_cold): the batch wrappers
+# whose entry labels a batch the guest's stack cannot (residency.h)
+resid_wrappers() {
+	local hot cold
+	hot=$(awk '$3 == "free_unref_folios" { print "0x" $1; exit }' "$1" 2>/dev/null)
+	cold=$(awk '$3 == "free_unref_folios_cold" { print "0x" $1; exit }' "$1" 2>/dev/null)
+	[ -n "$hot" ] || { msg "no free_unref_folios in ${1#"$ROOT"/}: the residency meter cannot label batches"; return 1; }
+	echo ",resid_hot=$hot${cold:+,resid_cold=$cold}"
+}
+
 # guest_failed OUT: fail naming the workloads that failed in the guest
 # (guest/jobs/bench.sh's hotcold-failed line) and the guest's log
 guest_failed() {
@@ -111,7 +123,7 @@ boot_state() {
 # boot (resid) is cachesim's with the meter's module loaded in the guest,
 # and its rows are the meter's (bench/hcreport/residency.py)
 det_boot() {
-	local kdir=$BUILD/$J_image out sim=off calls a
+	local kdir=$BUILD/$J_image out sim=off calls a resid=''
 	local -a opts=()
 	out=$LOGS/$J_kernel-bench-$TAG.out
 	calls=$(call_addrs "$kdir") || fail "boot $TAG: no calls= for the plugin (above)"
@@ -122,10 +134,13 @@ det_boot() {
 	for a in "${APPENDS[@]}"; do opts+=(--append "$a"); done
 	local -a guest=(bench fixed "$SCALE" "history=$J_history")
 	[ "$J_shape" = - ] || guest+=("shape=$J_shape")
-	[ "$J_mode" != resid ] || guest+=(resid=1)
+	if [ "$J_mode" = resid ]; then
+		guest+=(resid=1)
+		resid=$(resid_wrappers "$kdir/System.map") || fail "boot $TAG: no batch wrappers for the residency meter (above)"
+	fi
 	HOTCOLD_KERNEL=$kdir/arch/x86/boot/bzImage "$ROOT/scripts/run-guest.sh" --quiet --smp "$J_vcpus" \
 		--mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$TAG" "${opts[@]}" --icount --cpu "$GUEST_CPU" \
-		--plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls,out=$OUT/$TAG.phases" \
+		--plugin "$BUILD/cachesim/cachesim.so,sim=$sim,$SIM_ARGS,calls=$calls$resid,out=$OUT/$TAG.phases" \
 		"$J_kernel" "${guest[@]}" "${WL[@]}" || guest_failed "$out"
 	boot_state "$out" "$J_vcpus"
 	if [ "$J_mode" = resid ]; then

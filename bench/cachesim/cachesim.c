@@ -67,6 +67,10 @@
  *   strfill=on|off a rep string store that misses L1 is filled through
  *                  every level (on) or allocated in L1 without a read
  *                  (off: the full-line fast-string protocol)
+ *   resid_hot=ADDR resid_cold=ADDR
+ *                  the residency meter's batch wrappers (residency.h):
+ *                  free_unref_folios and free_unref_folios_cold, from
+ *                  System.map (make bench's meter boots)
  *   calls=ADDR+ADDR/ADDR...
  *                  count the executions of the instructions at these
  *                  virtual addresses in each phase (up to 12 counters; a
@@ -168,6 +172,8 @@ static uint64_t *dma_pcs;
 static size_t nr_dma_pcs, max_dma_pcs;
 /* the instructions after a residency page marker (residency.h) */
 static struct resid_pcs resid_pcs;
+/* resid_hot=, resid_cold=: the batch wrappers the residency meter watches */
+static struct resid_wrappers resid_wrappers;
 
 static int is_dma_pc(uint64_t pc)
 {
@@ -364,6 +370,29 @@ static void resid_exec(unsigned int vcpu, void *udata)
 		resid_marker_exec(&vcpus[vcpu].resid, (uintptr_t)udata);
 }
 
+/* a batch wrapper's first instruction ran (udata: 1 cold, 0 hot) */
+static void resid_wrapper_cb(unsigned int vcpu, void *udata)
+{
+	if (vcpu < (unsigned int)nr_vcpus)
+		resid_wrapper_exec(&vcpus[vcpu].resid, &resid_wrappers, (uintptr_t)udata);
+}
+
+/* the residency meter's callbacks of one instruction at pc */
+static void resid_trans(struct qemu_plugin_insn *insn, uint64_t pc)
+{
+	uint32_t rm = resid_marker(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+
+	if (rm)
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, resid_exec, QEMU_PLUGIN_CB_NO_REGS,
+						       (void *)(uintptr_t)rm);
+	if (rm == RESID_MAGIC_PAGE)
+		resid_pcs_add(&resid_pcs, pc + qemu_plugin_insn_size(insn));
+	if (pc && (pc == resid_wrappers.hot || pc == resid_wrappers.cold))
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, resid_wrapper_cb,
+						       QEMU_PLUGIN_CB_NO_REGS,
+						       (void *)(uintptr_t)(pc == resid_wrappers.cold));
+}
+
 /* the host's monotonic clock in ns (what a phase costs the machine) */
 static uint64_t host_ns(void)
 {
@@ -513,8 +542,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		qemu_plugin_vcpu_mem_cb_t cb = mem_access;
-		uint32_t rm = resid_marker(qemu_plugin_insn_data(insn),
-					   qemu_plugin_insn_size(insn));
 		int c, rep_store;
 
 		if (m)
@@ -523,12 +550,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 							       (void *)(uintptr_t)m);
 		if (m == DMA_MAGIC)
 			add_dma_pc(pc + qemu_plugin_insn_size(insn));
-		if (rm)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, resid_exec,
-							       QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)rm);
-		if (rm == RESID_MAGIC_PAGE)
-			resid_pcs_add(&resid_pcs, pc + qemu_plugin_insn_size(insn));
+		resid_trans(insn, pc);
 		for (c = 0; c < call_list.nr_pcs; c++)
 			if (pc == call_list.pcs[c])
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, call_exec,
@@ -608,6 +630,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			path = v;
 			continue;
 		}
+		if (!strcmp(k, "resid_hot") || !strcmp(k, "resid_cold")) {
+			const char *why = resid_wrappers_parse(&resid_wrappers, k, v);
+
+			if (why)
+				return fail(k, why);
+			continue;
+		}
 		if (!strcmp(k, "calls")) {
 			const char *why = calls_parse(&call_list, v);
 
@@ -648,7 +677,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			line = x;
 		else
 			return fail(k, "unknown argument (out sim profile strfill calls l1size "
-				    "l1ways l2size l2ways l3size l3ways line)");
+				    "l1ways l2size l2ways l3size l3ways line resid_hot resid_cold)");
 	}
 	if (!path)
 		return fail("out", "missing: where to write the phase counts");
@@ -669,6 +698,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	vcpus = calloc(nr_vcpus, sizeof(*vcpus));
 	if (!vcpus)
 		return fail("vcpus", "out of memory");
+	for (i = 0; i < nr_vcpus; i++)
+		resid_init(&vcpus[i].resid);
 	if (simulate) {
 		err = l3size ? cache_init(&shared, l3size, l3ways, line) :
 			       cache_init(&shared, l2size, l2ways, line);

@@ -24,6 +24,15 @@
  *                            own work (stack walks, symbol lookups), so
  *                            that the caches the meter reads are the
  *                            workload's.
+ * A class with RESID_LABEL_BATCH set is a batch free whose label the
+ * guest's stack does not name (the series' __folios_put_refs() tail-calls
+ * the wrapper its cold argument picks): its label is the wrapper this
+ * vCPU entered last, free_unref_folios_cold() (cold) or
+ * free_unref_folios() (hot), whose addresses the plugin is given
+ * (resid_cold=, resid_hot=: System.map's) and whose first instructions
+ * it watches.  Such a page before any wrapper ran, or without resid_cold=,
+ * is not counted but unlabelled.
+ *
  * Levels are the hierarchy's: a private L1D, then a shared L2 (two
  * levels), or a private L2 and a shared L3 (three).  Lines held only in
  * another vCPU's private levels count as not held.  Counts are per phase
@@ -31,11 +40,14 @@
  *   resid phase=N vcpu=V class=C pages=P l1=.. l2=.. l3=.. any=..
  * one line per class with a page (l3 is 0 with two levels), and
  *   resid phase=N vcpu=V lost=K
- * when K page markers were lost.
+ *   resid phase=N vcpu=V unlabelled=K
+ * when K page markers were lost, K batch pages had no wrapper's label.
  */
 #ifndef HOTCOLD_RESIDENCY_H
 #define HOTCOLD_RESIDENCY_H
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -48,6 +60,8 @@
 #define RESID_PAGE_SIZE 4096u
 #define RESID_CLASS_SHIFT 6	/* the class's line in the page: 64 bytes, whatever the model's */
 #define RESID_CLASSES (RESID_PAGE_SIZE >> RESID_CLASS_SHIFT)
+/* bench/module/resid_rules.h's: the label is the batch wrapper's */
+#define RESID_LABEL_BATCH 32
 
 struct resid_count {
 	uint64_t pages;
@@ -58,9 +72,15 @@ struct resid_count {
 /* one vCPU's meter */
 struct resid {
 	struct resid_count c[RESID_CLASSES];
-	uint64_t lost;
+	uint64_t lost, unlabelled;
 	int pending;	/* a page marker waits for its access */
 	int quiet;	/* quiet markers open */
+	int batch_cold;	/* the wrapper entered last: 1 cold, 0 hot, -1 none yet */
+};
+
+/* resid_hot=, resid_cold=: the batch wrappers' first instructions (0: none) */
+struct resid_wrappers {
+	uint64_t hot, cold;
 };
 
 /* the instructions that follow a page marker: their accesses name pages */
@@ -105,10 +125,11 @@ static inline void resid_pcs_add(struct resid_pcs *s, uint64_t pc)
 }
 
 /*
- * The page holding addr, under the class its offset names: its lines
- * each level of h holds.  (CACHESIM_PLANT_RESID_SWAP: the planted fault
- * of test.c's residency cases, hot and cold swapped: the class's lowest
- * bit, the label, flipped.)
+ * The page holding addr, under the class its offset names (a batch's
+ * label the wrapper's): its lines each level of h holds.
+ * (CACHESIM_PLANT_RESID_SWAP: the planted fault of test.c's residency
+ * cases, hot and cold swapped: the class's lowest bit, the label,
+ * flipped.)
  */
 static inline void resid_page(struct resid *r, const struct hier *h, uint64_t addr)
 {
@@ -117,6 +138,13 @@ static inline void resid_page(struct resid *r, const struct hier *h, uint64_t ad
 	unsigned int line = 1u << h->level[0]->line_shift, i;
 	struct resid_count *c;
 
+	if (cls & RESID_LABEL_BATCH) {
+		if (r->batch_cold < 0) {
+			r->unlabelled++;
+			return;
+		}
+		cls = (cls & ~(RESID_LABEL_BATCH | 1u)) | r->batch_cold;
+	}
 #ifdef CACHESIM_PLANT_RESID_SWAP
 	cls ^= 1;
 #endif
@@ -169,11 +197,49 @@ static inline int resid_access(struct resid *r, const struct hier *h, uint64_t a
 	return r->quiet > 0;
 }
 
+/*
+ * A batch wrapper's first instruction ran on this vCPU: cold, or hot.
+ * Without resid_cold= a cold wrapper is never seen: no label is kept.
+ */
+static inline void resid_wrapper_exec(struct resid *r, const struct resid_wrappers *w, int cold)
+{
+	r->batch_cold = w->cold ? cold : -1;
+}
+
+/*
+ * resid_hot= or resid_cold= (KEY) with VALUE, an address as C writes it,
+ * not 0, into W: NULL, or why VALUE is refused (W unchanged)
+ */
+static inline const char *resid_wrappers_parse(struct resid_wrappers *w, const char *key,
+					       const char *value)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = isdigit((unsigned char)*value) ? strtoull(value, &end, 0) : 0;
+	if (!x || errno || *end)
+		return "expected an address (a number, not 0)";
+	if (!strcmp(key, "resid_cold"))
+		w->cold = x;
+	else
+		w->hot = x;
+	return NULL;
+}
+
+/* the vCPU's meter before its first marker */
+static inline void resid_init(struct resid *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->batch_cold = -1;
+}
+
 /* a phase begins: its counts start at 0 (a quiet window open goes on) */
 static inline void resid_reset(struct resid *r)
 {
 	memset(r->c, 0, sizeof(r->c));
 	r->lost = 0;
+	r->unlabelled = 0;
 }
 
 /* the phase's lines of this vCPU (the format above) */
@@ -192,6 +258,9 @@ static inline void resid_print(FILE *out, unsigned long phase, int vcpu, const s
 	}
 	if (r->lost)
 		fprintf(out, "resid phase=%lu vcpu=%d lost=%" PRIu64 "\n", phase, vcpu, r->lost);
+	if (r->unlabelled)
+		fprintf(out, "resid phase=%lu vcpu=%d unlabelled=%" PRIu64 "\n", phase, vcpu,
+			r->unlabelled);
 }
 
 #endif

@@ -646,6 +646,59 @@ static void residency_cases(unsigned int levels)
 #undef CASE
 }
 
+/* a batch's label from the wrapper its vCPU entered last (resid_hot=, resid_cold=) */
+static void resid_batch_cases(void)
+{
+	struct resid_wrappers w = { 0 }, none = { .hot = 0x1000 };
+	struct resid *r = malloc(sizeof(*r));
+	char *text = NULL;
+	struct machine m;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	machine_init(&m, 3, 1, 0);
+	resid_init(r);
+	check("residency batch: wrappers parsed", !resid_wrappers_parse(&w, "resid_hot", "0x1000") &&
+	      !resid_wrappers_parse(&w, "resid_cold", "4096") && w.hot == 0x1000 && w.cold == 4096,
+	      1);
+	check("residency batch: an address of 0, a sign or a suffix refused, nothing kept",
+	      resid_wrappers_parse(&w, "resid_cold", "0") && resid_wrappers_parse(&w, "resid_cold",
+	      "-16") && resid_wrappers_parse(&w, "resid_cold", "0x10q") && w.cold == 4096, 1);
+	w.cold = 0x2000;
+	/* (class 4 with the flag: exit, its label the wrapper's) */
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], PAGE + (RESID_LABEL_BATCH + 4) * 64, 1);
+	check("residency batch: before any wrapper ran, unlabelled and not counted",
+	      r->unlabelled * 10 + r->c[4].pages + r->c[5].pages, 10);
+	resid_wrapper_exec(r, &w, 1);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], PAGE + (RESID_LABEL_BATCH + 4) * 64, 1);
+	check("residency batch: after the cold wrapper, counted cold", r->c[5].pages * 10 +
+	      r->c[4].pages, 10);
+	resid_wrapper_exec(r, &w, 0);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], PAGE + (RESID_LABEL_BATCH + 4) * 64, 1);
+	check("residency batch: after the hot wrapper, counted hot", r->c[5].pages * 10 +
+	      r->c[4].pages, 11);
+	resid_wrapper_exec(r, &none, 0);
+	resid_marker_exec(r, RESID_MAGIC_PAGE);
+	resid_access(r, &m.h[0], PAGE + (RESID_LABEL_BATCH + 4) * 64, 1);
+	check("residency batch: no resid_cold=, no label (a cold one would go unseen)",
+	      r->unlabelled, 2);
+	f = open_memstream(&text, &len);
+	resid_print(f, 2, 0, r);
+	fclose(f);
+	check("residency batch: unlabelled pages printed",
+	      strstr(text, "resid phase=2 vcpu=0 unlabelled=2\n") != NULL, 1);
+	free(text);
+	free(r);
+	machine_free(&m);
+}
+
 static void resid_marker_cases(void)
 {
 	uint8_t nop[7] = { 0x0f, 0x1f, 0x80, 0x10, 0x00, 0x43, 0x48 };
@@ -861,6 +914,7 @@ int main(void)
 	residency_cases(3);
 	residency_cases(2);
 	resid_marker_cases();
+	resid_batch_cases();
 
 	cache_free(&l1);
 	cache_free(&l2);

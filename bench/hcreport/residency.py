@@ -59,8 +59,8 @@ def parse_phases(phases):
     """the plugin's output: ({phase: {(rule, label): {count: n}}}, the
     phases closed, the model's levels, its line size).  ValueError naming
     what is wrong: a class no rule gives, more lost markers than LOST_MAX
-    of a phase's pages (the channel lost pages), a line that does not
-    parse"""
+    of a phase's pages (the channel lost pages), a batch page the plugin
+    could not label, a line that does not parse"""
     resid = defaultdict(lambda: defaultdict(lambda: dict.fromkeys(COUNTS, 0)))
     lost = defaultdict(int)
     closed, levels, line = 0, None, None
@@ -80,6 +80,10 @@ def parse_phases(phases):
             if "lost" in kv:
                 lost[phase] += kv["lost"]
                 continue
+            if "unlabelled" in kv:
+                raise ValueError("%s: phase %d: %d batch pages without a label (the plugin saw "
+                                 "no batch wrapper enter: resid_hot= and resid_cold= not "
+                                 "given?)" % (phases, phase, kv["unlabelled"]))
             key = label_of(kv.get("class", -1))
             if key is None:
                 raise ValueError("%s: phase %d: class %s, which no rule of "

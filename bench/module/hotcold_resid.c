@@ -5,7 +5,8 @@
  * measured boots must not), it attaches to the page allocator's
  * tracepoints, mm_page_free (every page freed, before it goes on a list)
  * and mm_page_alloc (every page allocated), classes each page by rule and
- * label from its kernel stack (resid_rules.h), and tells the cachesim
+ * label from its kernel stack (resid_rules.h; a batch whose wrapper no
+ * frame names gets its label from the plugin), and tells the cachesim
  * plugin which page and which class: a marker, then a load from the page
  * at the class's line (bench/cachesim/residency.h), which the plugin
  * takes for the page's address and does not model.  The plugin counts

@@ -11,23 +11,29 @@
  *
  * The rules are the call sites the series labels, found the same way on
  * every kernel, so that vanilla (no labels) is measured on the frees the
- * series would label:
+ * series would label.  A batch is a free from the loop of
+ * free_unref_folios() (vanilla) or of __free_unref_folios(), which the
+ * series' free_unref_folios() and free_unref_folios_cold() tail-call:
  *   reclaim    a batch shrink_folio_list() frees: its calls of
  *              free_unref_folios() (vanilla; the series' warm batch) and
  *              free_unref_folios_cold() (the series' cold batch)
- *   exit       a batch freed under exit_mmap() through either function
- *              (the teardown's mmu_gather: the series frees it cold when
- *              the mm is larger than the CPU's cache slice)
+ *   exit       a batch freed under exit_mmap() (the teardown's mmu_gather:
+ *              the series frees it cold when the mm is larger than the
+ *              CPU's cache slice)
  *   readahead  an allocation of readahead (page_cache_ra_unbounded(),
  *              page_cache_ra_order()): cold when it asked __GFP_COLD
  *   default    every other free (free_unref_page(), the other batches)
  *   plant      the meter's own check: a page the module has just written,
  *              counted as if a rule had freed it cold
- * The label is the call the kernel made: cold when the batch went through
- * free_unref_folios_cold() (which tail-calls the common code, so it is
- * named by its caller's call instruction, not by a frame of its own) or
- * the allocation asked __GFP_COLD, and the kernel honours cold hints
- * (vm.percpu_pagelist_hot_cold not 0); hot otherwise.
+ * The label is the call the kernel made, when the kernel honours cold
+ * hints (vm.percpu_pagelist_hot_cold not 0; else hot): a single page is
+ * hot; a batch is cold when it went through free_unref_folios_cold(),
+ * read from the stack where it can be (the call instruction of the
+ * batch's caller names the wrapper, or the loop's frame is the wrapper's
+ * own), else left to the plugin (RESID_LABEL_BATCH: the series'
+ * __folios_put_refs() tail-calls the wrapper its cold argument picks, so
+ * no frame names it; the plugin saw which wrapper this vCPU entered
+ * last); an allocation is cold when it asked __GFP_COLD.
  */
 #ifndef HOTCOLD_RESID_RULES_H
 #define HOTCOLD_RESID_RULES_H
@@ -52,6 +58,11 @@ enum resid_rule {
 #else
 #define RESID_CLASS(rule, cold) ((rule) * 2 + !!(cold))
 #endif
+/*
+ * a batch whose label the stack does not name: the plugin sets the cold
+ * bit by the wrapper this vCPU entered last (bench/cachesim/residency.h)
+ */
+#define RESID_LABEL_BATCH 32
 
 #ifndef ARRAY_SIZE	/* (the host test's) */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -65,6 +76,7 @@ enum resid_fn {
 	RESID_FN_READAHEAD,	/* readahead's allocating functions */
 	RESID_FN_FREE_HOT,	/* free_unref_folios */
 	RESID_FN_FREE_COLD,	/* free_unref_folios_cold (the series, single) */
+	RESID_FN_BATCH,		/* __free_unref_folios (the series, single) */
 };
 
 struct resid_frame {
@@ -82,6 +94,7 @@ static const struct {
 	{ "ra_alloc_folio", RESID_FN_READAHEAD },
 	{ "free_unref_folios", RESID_FN_FREE_HOT },
 	{ "free_unref_folios_cold", RESID_FN_FREE_COLD },
+	{ "__free_unref_folios", RESID_FN_BATCH },
 };
 
 /*
@@ -106,24 +119,42 @@ static inline enum resid_fn resid_fn_of(const char *sym)
 	return RESID_FN_OTHER;
 }
 
+static inline int resid_is_wrapper(enum resid_fn fn)
+{
+	return fn == RESID_FN_FREE_HOT || fn == RESID_FN_FREE_COLD;
+}
+
 /* A page free's class, from its N frames; honoured: cold hints are. */
 static inline unsigned int resid_free_class(const struct resid_frame *f, int n, int honoured)
 {
-	int i, w, cold;
+	unsigned int rule = RESID_DEFAULT, flag = 0;
+	int i, b, cold = 0;
 
-	/* the innermost call of a batch free: the label, and the rule's site */
-	for (w = 0; w < n; w++)
-		if (f[w].callee == RESID_FN_FREE_HOT || f[w].callee == RESID_FN_FREE_COLD)
+	/* the batch's loop: the innermost frame in it */
+	for (b = 0; b < n; b++)
+		if (resid_is_wrapper(f[b].fn) || f[b].fn == RESID_FN_BATCH)
 			break;
-	if (w == n)
+	if (b == n)
 		return RESID_CLASS(RESID_DEFAULT, 0);
-	cold = f[w].callee == RESID_FN_FREE_COLD && honoured;
-	if (f[w].fn == RESID_FN_SHRINK)
-		return RESID_CLASS(RESID_RECLAIM, cold);
-	for (i = w + 1; i < n; i++)
-		if (f[i].fn == RESID_FN_EXIT)
-			return RESID_CLASS(RESID_EXIT, cold);
-	return RESID_CLASS(RESID_DEFAULT, cold);
+	if (f[b].fn != RESID_FN_BATCH)
+		cold = f[b].fn == RESID_FN_FREE_COLD;
+	else if (b + 1 < n && resid_is_wrapper(f[b + 1].callee))
+		cold = f[b + 1].callee == RESID_FN_FREE_COLD;
+	else
+		flag = RESID_LABEL_BATCH;
+	if (!honoured) {
+		cold = 0;
+		flag = 0;
+	}
+	/* the batch's caller: shrink_folio_list() calling a wrapper */
+	if (b + 1 < n && f[b + 1].fn == RESID_FN_SHRINK && resid_is_wrapper(f[b + 1].callee)) {
+		rule = RESID_RECLAIM;
+	} else {
+		for (i = b + 1; i < n; i++)
+			if (f[i].fn == RESID_FN_EXIT)
+				rule = RESID_EXIT;
+	}
+	return RESID_CLASS(rule, cold) | flag;
 }
 
 /*

@@ -8,7 +8,7 @@
  * The expected classes are written out here (HOT, COLD), not with the
  * header's RESID_CLASS, so that the planted fault shows: built with
  * -DRESID_PLANT_SWAP_LABELS (hot and cold swapped in RESID_CLASS), every
- * case that gets a class must fail (13), and only the name cases and the
+ * case that gets a class must fail, and only the name cases and the
  * allocation no rule names pass.
  */
 #include <stdio.h>
@@ -29,9 +29,13 @@ static void check(const char *name, long got, long want)
 	failed++;
 }
 
-/* the classes the plugin counts under: rule * 2, + 1 when cold */
+/*
+ * the classes the plugin counts under: rule * 2, + 1 when cold; a batch
+ * whose label the plugin sets: rule * 2, + 32
+ */
 #define HOT(rule) ((rule) * 2)
 #define COLD(rule) ((rule) * 2 + 1)
+#define BATCH(rule) ((rule) * 2 + 32)
 
 /* a frame: the function a return address is in, and the call before it */
 #define F(fn, callee) { RESID_FN_##fn, RESID_FN_##callee }
@@ -39,68 +43,77 @@ static void check(const char *name, long got, long want)
 
 int main(void)
 {
-	/* the probe, the tracepoint, __free_unref_folios: no rule's function */
+	/* the probe and the tracepoint: no rule's functions */
+#define PROBE F(OTHER, OTHER), F(OTHER, OTHER)
+	/* vanilla: the loop is free_unref_folios()'s own, called by shrink_folio_list() */
 	const struct resid_frame reclaim_vanilla[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
-		F(SHRINK, FREE_HOT), F(OTHER, SHRINK), F(OTHER, OTHER),
+		PROBE, F(FREE_HOT, OTHER), F(SHRINK, FREE_HOT), F(OTHER, SHRINK), F(OTHER, OTHER),
 	};
-	/* free_unref_folios_cold tail-calls: its caller's call names it */
+	/* the series: free_unref_folios_cold() tail-calls __free_unref_folios() */
 	const struct resid_frame reclaim_series[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
-		F(SHRINK, FREE_COLD), F(OTHER, SHRINK), F(OTHER, OTHER),
+		PROBE, F(BATCH, OTHER), F(SHRINK, FREE_COLD), F(OTHER, SHRINK), F(OTHER, OTHER),
 	};
-	/* tlb_batch_pages_flush, free_pages_and_swap_cache, folios_put_refs */
+	const struct resid_frame reclaim_series_warm[] = {
+		PROBE, F(BATCH, OTHER), F(SHRINK, FREE_HOT), F(OTHER, SHRINK),
+	};
+	/* folios_put_refs() tail-calls free_unref_folios(): free_pages_and_swap_cache() */
 	const struct resid_frame exit_vanilla[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, FREE_HOT), F(OTHER, OTHER),
-		F(OTHER, OTHER), F(OTHER, OTHER), F(EXIT, OTHER), F(OTHER, EXIT),
+		PROBE, F(FREE_HOT, OTHER), F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
+		F(EXIT, OTHER), F(OTHER, EXIT),
 	};
+	/* __folios_put_refs() tail-calls the wrapper its cold argument picks */
 	const struct resid_frame exit_series[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, FREE_COLD), F(OTHER, OTHER),
-		F(OTHER, OTHER), F(OTHER, OTHER), F(EXIT, OTHER), F(OTHER, EXIT),
+		PROBE, F(BATCH, OTHER), F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
+		F(EXIT, OTHER), F(OTHER, EXIT),
+	};
+	/* a compiler that kept __free_unref_folios() inside the cold wrapper */
+	const struct resid_frame exit_inlined[] = {
+		PROBE, F(FREE_COLD, OTHER), F(OTHER, OTHER), F(EXIT, OTHER),
 	};
 	/* a single page freed under exit_mmap (free_unref_page): not the rule's */
 	const struct resid_frame exit_single_page[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER), F(EXIT, OTHER),
+		PROBE, F(OTHER, OTHER), F(OTHER, OTHER), F(EXIT, OTHER),
 	};
-	/* a batch freed inside shrink_folio_list's callees (a split, say) */
+	/* a batch freed by a callee of shrink_folio_list (folios_put_refs) */
 	const struct resid_frame shrink_callee[] = {
-		F(OTHER, OTHER), F(OTHER, FREE_HOT), F(OTHER, OTHER), F(SHRINK, OTHER),
+		PROBE, F(FREE_HOT, OTHER), F(OTHER, OTHER), F(SHRINK, OTHER),
 	};
-	/* munmap's batch: the default rule */
-	const struct resid_frame munmap[] = {
-		F(OTHER, OTHER), F(OTHER, FREE_HOT), F(OTHER, OTHER), F(OTHER, OTHER),
+	/* munmap's batch: the default rule, its label the plugin's on the series */
+	const struct resid_frame munmap_series[] = {
+		PROBE, F(BATCH, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
 	};
 	const struct resid_frame readahead[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER), F(READAHEAD, OTHER),
-		F(OTHER, READAHEAD),
+		PROBE, F(OTHER, OTHER), F(READAHEAD, OTHER), F(OTHER, READAHEAD),
 	};
 	const struct resid_frame fault[] = {
-		F(OTHER, OTHER), F(OTHER, OTHER), F(OTHER, OTHER),
+		PROBE, F(OTHER, OTHER),
 	};
 
 	check("reclaim, vanilla (free_unref_folios from shrink_folio_list): hot",
-	      resid_free_class(reclaim_vanilla, NR(reclaim_vanilla), 1),
+	      resid_free_class(reclaim_vanilla, NR(reclaim_vanilla), 1), HOT(RESID_RECLAIM));
+	check("reclaim, the series (shrink_folio_list calls free_unref_folios_cold): cold",
+	      resid_free_class(reclaim_series, NR(reclaim_series), 1), COLD(RESID_RECLAIM));
+	check("reclaim, the series' warm batch (free_unref_folios): hot",
+	      resid_free_class(reclaim_series_warm, NR(reclaim_series_warm), 1),
 	      HOT(RESID_RECLAIM));
-	check("reclaim, the series (free_unref_folios_cold): cold",
-	      resid_free_class(reclaim_series, NR(reclaim_series), 1),
-	      COLD(RESID_RECLAIM));
 	check("reclaim, the series with its switch at 0: hot",
-	      resid_free_class(reclaim_series, NR(reclaim_series), 0),
-	      HOT(RESID_RECLAIM));
-	check("exit, vanilla (folios_put_refs under exit_mmap): hot",
+	      resid_free_class(reclaim_series, NR(reclaim_series), 0), HOT(RESID_RECLAIM));
+	check("exit, vanilla (free_unref_folios' own loop under exit_mmap): hot",
 	      resid_free_class(exit_vanilla, NR(exit_vanilla), 1), HOT(RESID_EXIT));
-	check("exit, the series' large mm: cold",
-	      resid_free_class(exit_series, NR(exit_series), 1), COLD(RESID_EXIT));
+	check("exit, the series (a tail call picked the wrapper): the plugin's label",
+	      resid_free_class(exit_series, NR(exit_series), 1), BATCH(RESID_EXIT));
+	check("exit, the series with its switch at 0: hot",
+	      resid_free_class(exit_series, NR(exit_series), 0), HOT(RESID_EXIT));
+	check("exit, the cold wrapper's own loop: cold",
+	      resid_free_class(exit_inlined, NR(exit_inlined), 1), COLD(RESID_EXIT));
 	check("a single page freed under exit_mmap: default, hot",
-	      resid_free_class(exit_single_page, NR(exit_single_page), 1),
-	      HOT(RESID_DEFAULT));
+	      resid_free_class(exit_single_page, NR(exit_single_page), 1), HOT(RESID_DEFAULT));
 	check("a batch freed by a callee of shrink_folio_list: default, hot",
-	      resid_free_class(shrink_callee, NR(shrink_callee), 1),
-	      HOT(RESID_DEFAULT));
-	check("munmap's batch: default, hot",
-	      resid_free_class(munmap, NR(munmap), 1), HOT(RESID_DEFAULT));
-	check("a stack cut before its batch call: default, hot",
-	      resid_free_class(reclaim_series, 3, 1), HOT(RESID_DEFAULT));
+	      resid_free_class(shrink_callee, NR(shrink_callee), 1), HOT(RESID_DEFAULT));
+	check("munmap's batch on the series: default, the plugin's label",
+	      resid_free_class(munmap_series, NR(munmap_series), 1), BATCH(RESID_DEFAULT));
+	check("a stack cut before its batch's loop: default, hot",
+	      resid_free_class(reclaim_series, 2, 1), HOT(RESID_DEFAULT));
 	check("readahead asking __GFP_COLD: cold",
 	      resid_alloc_class(readahead, NR(readahead), 1, 1), COLD(RESID_READAHEAD));
 	check("readahead on vanilla (no __GFP_COLD): hot",
@@ -119,6 +132,8 @@ int main(void)
 	      resid_fn_of("__pfx_free_unref_folios_cold"), RESID_FN_FREE_COLD);
 	check("name: free_unref_folios is not free_unref_folios_cold",
 	      resid_fn_of("free_unref_folios"), RESID_FN_FREE_HOT);
+	check("name: __free_unref_folios, the series' loop",
+	      resid_fn_of("__free_unref_folios"), RESID_FN_BATCH);
 	check("name: a longer name is another function",
 	      resid_fn_of("exit_mmap_lock"), RESID_FN_OTHER);
 	check("name: a module's symbol is none of the kernel's",

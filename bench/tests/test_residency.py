@@ -120,6 +120,12 @@ class Rows(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(len(rows), 7)
 
+    def test_unlabelled_batch_pages_fail(self):
+        rc, _, err = rows_of(phases=PHASES.replace("host phase=3", "resid phase=3 vcpu=0 "
+                                                   "unlabelled=2\nhost phase=3"))
+        self.assertEqual(rc, 1)
+        self.assertIn("phase 3: 2 batch pages without a label", err)
+
     def test_a_class_no_rule_gives_fails(self):
         rc, _, err = rows_of(phases=PHASES.replace("class=4 ", "class=10 "))
         self.assertEqual(rc, 1)
@@ -261,6 +267,15 @@ class OnePlace(unittest.TestCase):
         module = re.findall(r"\.long (0x[0-9a-f]+)", self.read("module", "hotcold_resid.c"))
         self.assertEqual(sorted(module), sorted(plugin.values()))
         self.assertEqual(len(plugin), 3)
+
+    def test_the_batch_flag_is_the_same_on_both_sides(self):
+        flag = r"#define RESID_LABEL_BATCH (\d+)"
+        ours = re.findall(flag, self.read("cachesim", "residency.h"))
+        theirs = re.findall(flag, self.read("module", "resid_rules.h"))
+        self.assertEqual(len(ours), 1)
+        self.assertEqual(ours, theirs)
+        # (above every class a rule gives)
+        self.assertGreaterEqual(int(ours[0]), 2 * len(residency.RULES))
 
 
 if __name__ == "__main__":

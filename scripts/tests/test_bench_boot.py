@@ -50,6 +50,7 @@ calls) echo ;;
 lock-sites) echo 0x1/0x2 ;;
 boot-state) shift 2; echo "$*" >>"$BUILD/boot_state.args" ;;
 det-rows) ;;
+resid-rows) echo "resid-rows $*" >>"$BUILD/resid_rows.args" ;;
 *) exec %(python)s "$@" ;;
 esac
 """
@@ -148,6 +149,41 @@ class Boots(unittest.TestCase):
                     r, ",shape=" + shape if shape else "", kv["workloads"])])
                 self.assertEqual("--extra-initrd" in given, archive)
                 self.assertIn("--no-disk", given)
+
+    def test_a_meter_boot(self):
+        """the residency meter's: cachesim's boot with resid=1 for the guest,
+        the batch wrappers' addresses for the plugin (the cold one where
+        the kernel has it), its rows through resid-rows"""
+        maps = {"vanilla": "ffffffff811a2d80 T free_unref_folios\n",
+                "hotcold-bench": "ffffffff811a3d60 T free_unref_folios\n"
+                                 "ffffffff811a3d70 T free_unref_folios_cold\n"}
+        for name, wrappers in (("vanilla", ",resid_hot=0xffffffff811a2d80,out="),
+                               ("hotcold", ",resid_hot=0xffffffff811a3d60,"
+                                           "resid_cold=0xffffffff811a3d70,out=")):
+            with self.subTest(config=name):
+                kernel = configs.row(name)["kernel"]
+                with open(os.path.join(self.build, "rounds/%s-1/System.map" % kernel), "w") as f:
+                    f.write("ffffffff81000000 T _text\n" + maps[kernel])
+                tag = "resid-%s-1-mem" % name
+                argv, _ = self.qemu(tag)
+                self.assertIn(wrappers, self.one(argv, "-plugin"))
+                self.assertIn(",sim=on,", self.one(argv, "-plugin"))
+                args = [a for a in self.one(argv, "-append").split()
+                        if a.startswith("hotcold.args=")]
+                self.assertEqual(args, ["hotcold.args=fixed,2,history=1,resid=1,%s" %
+                                        dict(w.split("=", 1) for w in self.lines[tag].split()[1:]
+                                             if not w.startswith("append="))["workloads"]])
+                with open(os.path.join(self.build, "resid_rows.args")) as f:
+                    self.assertIn("resid-rows %s 1 " % name, f.read())
+        # (a cachesim boot of the same kernel: no meter's argument)
+        argv, _ = self.qemu("cachesim-hotcold-1-mem")
+        self.assertNotIn("resid_", self.one(argv, "-plugin"))
+        # a kernel without free_unref_folios: refused
+        with open(os.path.join(self.build, "rounds/single-1/System.map"), "w") as f:
+            f.write("ffffffff81000000 T _text\n")
+        rc, err = self.boot("resid-single-1-mem")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("no free_unref_folios in", err)
 
     def test_a_wall_boot(self):
         """wall mode: timed (no -icount, no plugin, no seed), the programs
