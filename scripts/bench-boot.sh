@@ -137,6 +137,9 @@ det_boot() {
 	if [ "$J_mode" = resid ]; then
 		guest+=(resid=1)
 		resid=$(resid_wrappers "$kdir/System.map") || fail "boot $TAG: no batch wrappers for the residency meter (above)"
+		[ -f "$(resid_archive "$J_kernel")" ] ||
+			fail "boot $TAG: no $(resid_archive "$J_kernel") -- build the run's modules first (scripts/modules.sh)"
+		opts+=(--extra-initrd "$(resid_archive "$J_kernel")")
 	fi
 	HOTCOLD_KERNEL=$kdir/arch/x86/boot/bzImage "$ROOT/scripts/run-guest.sh" --quiet --smp "$J_vcpus" \
 		--mem "$BENCH_GUEST_MB" --timeout 3000 --tag "$TAG" "${opts[@]}" --icount --cpu "$GUEST_CPU" \

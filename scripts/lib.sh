@@ -151,6 +151,12 @@ modules_archive() {
 	echo "$BUILD/modules-$1$(config_suffix).cpio.gz"
 }
 
+# resid_archive FLAVOUR: the residency meter's module for the FLAVOUR
+# kernel (scripts/modules.sh), apart: only the meter's boots carry it
+resid_archive() {
+	echo "$BUILD/resid-$1$(config_suffix).cpio.gz"
+}
+
 # config_suffix: what CONFIG_BASE adds to a kernel's directory names
 # (nothing for lean, whose kernels keep the names they had before distro)
 config_suffix() {

@@ -152,8 +152,9 @@ class Boots(unittest.TestCase):
 
     def test_a_meter_boot(self):
         """the residency meter's: cachesim's boot with resid=1 for the guest,
-        the batch wrappers' addresses for the plugin (the cold one where
-        the kernel has it), its rows through resid-rows"""
+        the meter's module archive, the batch wrappers' addresses for the
+        plugin (the cold one where the kernel has it), its rows through
+        resid-rows"""
         maps = {"vanilla": "ffffffff811a2d80 T free_unref_folios\n",
                 "hotcold-bench": "ffffffff811a3d60 T free_unref_folios\n"
                                  "ffffffff811a3d70 T free_unref_folios_cold\n"}
@@ -165,7 +166,11 @@ class Boots(unittest.TestCase):
                 with open(os.path.join(self.build, "rounds/%s-1/System.map" % kernel), "w") as f:
                     f.write("ffffffff81000000 T _text\n" + maps[kernel])
                 tag = "resid-%s-1-mem" % name
-                argv, _ = self.qemu(tag)
+                archive = os.path.join(self.build, "resid-%s.cpio.gz" % kernel)
+                open(archive, "w").close()
+                argv, given = self.qemu(tag)
+                self.assertIn(archive, [given[i + 1] for i, a in enumerate(given[:-1])
+                                        if a == "--extra-initrd"])
                 self.assertIn(wrappers, self.one(argv, "-plugin"))
                 self.assertIn(",sim=on,", self.one(argv, "-plugin"))
                 args = [a for a in self.one(argv, "-append").split()
@@ -175,9 +180,10 @@ class Boots(unittest.TestCase):
                                              if not w.startswith("append="))["workloads"]])
                 with open(os.path.join(self.build, "resid_rows.args")) as f:
                     self.assertIn("resid-rows %s 1 " % name, f.read())
-        # (a cachesim boot of the same kernel: no meter's argument)
-        argv, _ = self.qemu("cachesim-hotcold-1-mem")
+        # (a cachesim boot of the same kernel: no meter's argument, no archive)
+        argv, given = self.qemu("cachesim-hotcold-1-mem")
         self.assertNotIn("resid_", self.one(argv, "-plugin"))
+        self.assertFalse([a for a in given if "resid-" in a], given)
         # a kernel without free_unref_folios: refused
         with open(os.path.join(self.build, "rounds/single-1/System.map"), "w") as f:
             f.write("ffffffff81000000 T _text\n")
