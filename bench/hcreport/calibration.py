@@ -10,22 +10,21 @@ archive's (each cell's within-run variances pooled over the archived
 runs, docs/results/2026*/det.csv); the configurations of one workload
 and metric share their base's per-round noise (hotcold/vanilla and
 single/vanilla move together through vanilla, as in a real run); and
-each mode and class gets background cells, their sds drawn from the
-archive's other cells, which the moderation's prior is fitted on as in a
-real run."""
+each mode and metric of the family gets background cells, their sds
+drawn from the archive's other cells of that metric, which the
+moderation's prior falls back to as in a real run without exchangeable
+archived runs."""
 import collections
-import glob
 import math
 import os
 import random
 import statistics
 import sys
 
-from . import family, plan, verdicts, workloads
-from .ingest import BASE, LAYOUT, SHIFTED, InputError, load_all, load_plan
+from . import archive, family, plan, verdicts, workloads
+from .ingest import BASE, LAYOUT, SHIFTED
 from .settings import ICOUNT_MORE
 
-RESULTS = os.path.join(family.BENCH, os.pardir, "docs", "results")
 # the planted cost: memory accesses of the series (hotcold/vanilla) up by
 # this share, on the family's cells whose archived sd lets the planned
 # rounds resolve the SESOI (PLANT_SD; the others are printed, not judged:
@@ -37,25 +36,14 @@ Rates = collections.namedtuple("Rates", "families false_alarms planted detected 
                                         "null_cells null_covered undetectable short short_names")
 
 
-def archived(paths=None):
-    """(directory, its det) of each archived run (PATHS: their det.csv
-    files; default every one under docs/results/), those that load"""
-    for path in paths or sorted(glob.glob(os.path.join(RESULTS, "2026*", "det.csv"))):
-        d = os.path.dirname(path)
-        try:
-            yield d, load_all(d, load_plan(d))[0]
-        except InputError:
-            continue
-
-
 def archive_sds(paths=None):
     """(per-cell sd {(mode, workload, metric, config, base): sd}, the
-    background pools {(mode, class): [sd]}): within-run variances of the
+    background pools {(mode, metric): [sd]}): within-run variances of the
     per-round log ratios pooled over the archived runs"""
     sesoi = family.sesoi_table()
     cells = family.primary_table()
     acc = collections.defaultdict(lambda: [0.0, 0])
-    for d, det in archived(paths):
+    for _, _, det in archive.archived(paths):
         for mode, table in det.items():
             for wl, per in table.items():
                 # every configuration against the base, and the family's
@@ -75,14 +63,14 @@ def archive_sds(paths=None):
     pools = collections.defaultdict(list)
     for (mode, _, key, _, b), sd in sds.items():
         if b == BASE:
-            pools[(mode, sesoi[key].cls)].append(sd)
+            pools[(mode, key)].append(sd)
     return sds, pools
 
 
 def cell_sd(cell, sds, pools, sesoi):
-    """a cell's sd: the archive's, else its class's median"""
+    """a cell's sd: the archive's, else its metric's median"""
     k = (cell.mode, cell.workload, cell.metric, cell.config, cell.base)
-    return sds.get(k) or statistics.median(pools[(cell.mode, sesoi[cell.metric].cls)])
+    return sds.get(k) or statistics.median(pools[(cell.mode, cell.metric)])
 
 
 def planted(cells, sds, pools, sesoi):
@@ -126,10 +114,9 @@ def simulate(rng, cells, sds, pools, sesoi, rounds, plant=(), noise=normal):
                 rs.setdefault(r, {"ops": 1})[key] = 1e4 * math.exp(shift + noise(rng, math.sqrt(v)))
     # (sorted: a set's order moves with the process's hash seed, and the
     # draws must follow the seed alone)
-    for mode, cls in sorted({(c.mode, sesoi[c.metric].cls) for c in cells}):
-        key = next(k for k in family.MODE_METRICS[mode] if k in sesoi and sesoi[k].cls == cls)
+    for mode, key in sorted({(c.mode, c.metric) for c in cells}):
         for i in range(BACKGROUND):
-            sd = rng.choice(pools[(mode, cls)])
+            sd = rng.choice(pools[(mode, key)])
             per = det[mode].setdefault("background%d_%s" % (i, key), {})
             for cfg, s in ((BASE, 0.0), ("other", sd)):
                 rs = per.setdefault(cfg, {"rounds": {}})["rounds"]
@@ -206,7 +193,8 @@ def aa_nulls(paths=None, waive_rounds=False):
     (what the rule refuses, to see the test itself)."""
     sesoi = family.sesoi_table()
     out = []
-    for d, det in archived(paths):
+    runs = archive.archived(paths)
+    for d, plan, det in runs:
         aa = [c for c in (LAYOUT, SHIFTED) if c and
               any(c in per for t in det.values() for per in t.values())]
         if not aa:
@@ -214,7 +202,8 @@ def aa_nulls(paths=None, waive_rounds=False):
         cells = list(dict.fromkeys(c._replace(config=aa[0], base=BASE, where="A/A")
                                    for c in family.primary_table()))
         js, _ = verdicts.family_verdicts(det, cells, sesoi, BASE,
-                                         min_rounds=3 if waive_rounds else verdicts.MIN_ROUNDS)
+                                         min_rounds=3 if waive_rounds else verdicts.MIN_ROUNDS,
+                                         history=archive.history(plan, runs))
         iv = [j for j in js if j.lo is not None]
         out.append((os.path.basename(d), len(iv), sum(1 for j in js if j.verdict),
                     ["%s %s %s %.4f" % (j.cell.workload, j.cell.metric, j.verdict,

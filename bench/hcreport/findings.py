@@ -17,7 +17,8 @@ from . import family, tables
 from .ingest import BASE, InputError, load_all, load_plan
 from .primary import parse_cells
 from .tables import TableError
-from .verdicts import estimate, family_verdicts, pair_logs
+from .archive import history
+from .verdicts import estimate, family_verdicts, pair_logs, prior_of, priors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(ROOT, "docs", "findings.tsv")
@@ -47,10 +48,11 @@ def judged(run, cell, cache):
     family's, or an estimate for a cell outside it"""
     if run not in cache:
         path = os.path.join(ROOT, run)
-        det = load_all(path, load_plan(path))[0]
-        cache[run] = (det,) + family_verdicts(det, family.primary_table(),
-                                              family.sesoi_table(), BASE)
-    det, js, pri = cache[run]
+        plan = load_plan(path)
+        det, hist = load_all(path, plan)[0], history(plan)
+        cache[run] = (det, hist) + family_verdicts(det, family.primary_table(),
+                                                   family.sesoi_table(), BASE, history=hist)
+    det, hist, js, _ = cache[run]
     for j in js:
         c = j.cell
         if (c.workload, c.mode, c.metric, c.config, c.base) == cell[:5]:
@@ -59,8 +61,10 @@ def judged(run, cell, cache):
                          cell.metric)
     if logs is None:
         return None, False
-    s = family.sesoi_table()[cell.metric]
-    return estimate(cell, logs, ev, pri.get((cell.mode, s.cls)), s.sesoi), False
+    pri = priors(det, [(cell.mode, cell.workload, cell.metric)], BASE,
+                 family.primary_table(), hist)
+    return estimate(cell, logs, ev, prior_of(pri, cell),
+                    family.sesoi_table()[cell.metric].sesoi), False
 
 
 def row(claim, run, cell, page, cache):

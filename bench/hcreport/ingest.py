@@ -103,6 +103,10 @@ def load_plan(outdir):
             "sweep_configs": (kv["sweep_configs"].split() if "sweep_configs" in kv
                               else configs.names(sets="sweeps")),
             "date": kv.get("date", ""), "commit": kv.get("commit", ""),
+            # how the rounds were drawn (a plan from before issue 46: no
+            # run seed, the fixed seeds) and what the kernels' configuration
+            # starts from (a plan from before the line: lean)
+            "run_seed": kv.get("run_seed", ""), "config_base": kv.get("config_base", "lean"),
             "command": kv.get("command", ""),
             # the run's directory name and its det.csv rows' stamp (a plan
             # from before saved runs: none)

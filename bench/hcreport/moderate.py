@@ -22,10 +22,11 @@ EULER = 0.5772156649015329
 # no log; limma floors its variances the same way)
 TINY = 1e-5
 
-# the prior of one metric class in one run: d0 (math.inf: the cells'
-# variances vary no more than sampling gives, every cell takes s0^2),
-# s0^2, and how many cells it was estimated from
-Prior = collections.namedtuple("Prior", "d0 s02 cells")
+# the prior of one pool of cells: d0 (at most the cap fit_prior is given),
+# s0^2, how many cells it was estimated from, and the moment estimate of
+# d0 before the cap (math.inf: the cells' variances vary no more than
+# sampling gives)
+Prior = collections.namedtuple("Prior", "d0 s02 cells d0_moment")
 
 
 def digamma(x):
@@ -71,12 +72,15 @@ def trigamma_inverse(y):
     return math.exp((lo + hi) / 2)
 
 
-def fit_prior(cells):
+def fit_prior(cells, d0_max=math.inf):
     """Prior from CELLS, (s^2, d) pairs (d >= 1): limma's moments on
     log s^2.  None with fewer than 3 cells (no spread to estimate).  Each
     e = log s^2 - digamma(d/2) + log(d/2) estimates log s0^2 - digamma(d0/2)
     + log(d0/2); the sample variance of the e's less the mean of
-    trigamma(d/2) estimates trigamma(d0/2)."""
+    trigamma(d/2) estimates trigamma(d0/2).  Where that estimate is not
+    positive the moments put d0 at infinity (every cell would take s0^2
+    alone); d0_max caps d0 there and wherever the estimate exceeds it,
+    s0^2 then taken at the capped d0."""
     cells = [(s2, d) for s2, d in cells if d >= 1 and s2 >= 0]
     if len(cells) < 3:
         return None
@@ -89,10 +93,11 @@ def fit_prior(cells):
     e = [math.log(max(s2, TINY * med)) - digamma(d / 2) + math.log(d / 2) for s2, d in cells]
     mean = math.fsum(e) / len(e)
     evar = statistics.variance(e) - math.fsum(trigamma(d / 2) for _, d in cells) / len(cells)
-    if evar <= 0:
-        return Prior(math.inf, math.exp(mean), len(cells))
-    d0 = 2 * trigamma_inverse(evar)
-    return Prior(d0, math.exp(mean + digamma(d0 / 2) - math.log(d0 / 2)), len(cells))
+    moment = 2 * trigamma_inverse(evar) if evar > 0 else math.inf
+    d0 = min(moment, d0_max)
+    if math.isinf(d0):
+        return Prior(d0, math.exp(mean), len(cells), moment)
+    return Prior(d0, math.exp(mean + digamma(d0 / 2) - math.log(d0 / 2)), len(cells), moment)
 
 
 def posterior(s2, d, prior):

@@ -9,8 +9,9 @@ import sys
 from . import family
 from .ingest import BASE, InputError, load_all, load_plan
 from .tables import TableError
-from .verdicts import (MIN_EVENTS, MIN_ROUNDS, Judgement, estimate, family_verdicts,
-                       pair_logs)
+from .archive import history as archived_history
+from .verdicts import (D0_MAX, FLOOR, MIN_EVENTS, MIN_ROUNDS, Judgement, estimate,
+                       family_verdicts, pair_logs, prior_of, priors)
 
 
 def pct(x):
@@ -32,48 +33,61 @@ def judgement_row(j):
 
 
 def prior_text(pri):
-    """the moderation's priors, one per mode and class"""
+    """the moderation's priors (verdicts.priors'), a line each"""
     out = []
-    for (mode, cls), p in sorted(pri.items()):
-        if p is None:
+    for (mode, wl, key), p in sorted(pri.items()):
+        head = "- %s %s %s: " % (mode, wl, key)
+        if p.prior is None:
+            out.append(head + "none (%d cells, below %d): the cell's own variance" % (
+                p.cells, FLOOR))
             continue
-        out.append("%s %s: d0 %s, s0 %.3f %% (%d cells)" % (
-            mode, cls, "inf" if math.isinf(p.d0) else "%.2f" % p.d0, 100 * math.sqrt(p.s02),
-            p.cells))
-    return "; ".join(out) or "none (fewer than 3 cells with two rounds in every class)"
+        d0 = "%.2f" % p.prior.d0
+        if p.prior.d0 < p.prior.d0_moment:
+            d0 += " (capped; the moments gave %s)" % (
+                "infinity" if math.isinf(p.prior.d0_moment) else "%.1f" % p.prior.d0_moment)
+        where = ("the workload's %d cells in %d run%s" % (p.cells, p.runs, "s"[p.runs == 1:])
+                 if p.level == "workload" else "the run's %d %s cells, every workload" % (
+                     p.cells, key))
+        out.append(head + "%s: d0 %s, s0 %.3f %%" % (where, d0, 100 * math.sqrt(p.prior.s02)))
+    return out
 
 
-def primary_lines(det, cells, sesoi, base, min_rounds=MIN_ROUNDS):
-    """the primary family's section of the report"""
-    js, pri = family_verdicts(det, cells, sesoi, base, min_rounds=min_rounds)
+def primary_lines(det, cells, sesoi, base, min_rounds=MIN_ROUNDS, history=()):
+    """the primary family's section of the report (HISTORY: the
+    exchangeable archived runs, archive.history's)"""
+    js, pri = family_verdicts(det, cells, sesoi, base, min_rounds=min_rounds, history=history)
     tested = sum(1 for j in js if j.verdict)
     lines = ["## The primary family: verdicts", "",
              "The %d cells of bench/primary.tsv, fixed before the run, each against its base, "
              "rounds paired by number.  Per round the log ratio (%%); the estimate is their "
              "geometric mean, the 95 %% interval a t interval on the moderated variance "
-             "(empirical Bayes over the run's cells of the same mode and metric class, "
-             "bench/hcreport/moderate.py; df: the cell's own n - 1, and the moderated d0 + "
-             "n - 1).  Verdicts (docs/bench.md, \"Verdicts\"): `worse` or `better` beyond "
-             "the SESOI (bench/sesoi.tsv), `equivalent` within it (TOST), else "
+             "(empirical Bayes, bench/hcreport/moderate.py, over the workload's cells of "
+             "that metric in this run and the exchangeable archived runs where they are "
+             "%d or more, else the run's cells of that metric; d0 at most %d; df: the "
+             "cell's own n - 1, and the moderated d0 + n - 1).  Verdicts (docs/bench.md, "
+             "\"Verdicts\"): `worse` or `better` beyond the SESOI (bench/sesoi.tsv), "
+             "`equivalent` within it (TOST), else "
              "`inconclusive`; Holm over the %d hypotheses of the %d cells tested (two each), "
              "p adjusted.  No verdict word with fewer than %d rounds or below %d events in a "
              "round on either side.  Every other interval in this report is an estimate "
              "without a verdict.%s" % (
-                 len(cells), 2 * tested, tested, min_rounds, MIN_EVENTS,
+                 len(cells), FLOOR, D0_MAX, 2 * tested, tested, min_rounds, MIN_EVENTS,
                  "" if min_rounds == MIN_ROUNDS else "  **The rule's %d rounds lowered to %d "
                  "(report.py verdicts --min-rounds): not the rule's verdicts.**" % (
                      MIN_ROUNDS, min_rounds)),
-             "", "Priors: " + prior_text(pri) + ".", "",
+             "", "Priors (%d exchangeable archived run%s):" % (
+                 len(history), "s"[len(history) == 1:])] + prior_text(pri) + ["",
              "| workload | metric | ratio | n | df (own, moderated) | per round (log ratio %) "
              "| estimate | 95 % interval | SESOI | verdict | Holm p |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     return lines + [judgement_row(j) for j in js] + [""], js
 
 
-def extra_lines(det, cells, sesoi, base):
-    """cells outside the family: the same moderated interval (the priors
-    of the run), no verdict"""
-    _, pri = family_verdicts(det, cells, sesoi, base)
+def extra_lines(det, cells, sesoi, base, history=()):
+    """cells outside the family: the same moderated interval (each its
+    own pool, as a family cell's), no verdict"""
+    pri = priors(det, [(c.mode, c.workload, c.metric) for c in cells], base,
+                 family.primary_table(), history)
     out = []
     for cell in cells:
         logs, ev = pair_logs(det.get(cell.mode, {}).get(cell.workload, {}), cell.config,
@@ -83,9 +97,9 @@ def extra_lines(det, cells, sesoi, base):
                                                None, sesoi[cell.metric].sesoi, None, ev, None)))
             continue
         s = sesoi[cell.metric]
-        j = estimate(cell, logs, ev, pri.get((cell.mode, s.cls)), s.sesoi)
+        j = estimate(cell, logs, ev, prior_of(pri, cell), s.sesoi)
         out.append(judgement_row(j._replace(why="not in the family")))
-    return out
+    return out + ["", "Their priors:"] + prior_text(pri)
 
 
 USAGE = ("usage: report.py verdicts RUN [--min-rounds N] [WORKLOAD/MODE/METRIC/CONFIG/BASE...]\n"
@@ -121,14 +135,19 @@ def main(argv):
         if not args:
             raise ValueError("no run")
         run, extra = args[0], parse_cells(args[1:], family.sesoi_table())
-        det = load_all(run, load_plan(run))[0]
+        plan = load_plan(run)
+        det = load_all(run, plan)[0]
     except (ValueError, InputError) as e:
         print("report.py: verdicts: %s\n%s" % (e, USAGE), file=sys.stderr)
         return 2
+    hist = archived_history(plan)
     lines, _ = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE,
-                             min_rounds)
+                             min_rounds, hist)
     if extra:
-        lines += ["Outside the family (estimates, no verdict):", "", lines[6], lines[7]]
-        lines += extra_lines(det, extra, family.sesoi_table(), BASE) + [""]
+        head = lines.index("| workload | metric | ratio | n | df (own, moderated) | per round "
+                           "(log ratio %) | estimate | 95 % interval | SESOI | verdict | Holm p |")
+        lines += ["Outside the family (estimates, no verdict):", "", lines[head],
+                  lines[head + 1]]
+        lines += extra_lines(det, extra, family.sesoi_table(), BASE, hist) + [""]
     print("\n".join(lines))
     return 0

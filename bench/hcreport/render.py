@@ -6,7 +6,7 @@ import os
 import statistics
 import sys
 
-from . import charts, family, residency, silicon, sweeps, workloads
+from . import archive, charts, family, residency, silicon, sweeps, workloads
 from .ingest import (BASE, HC_EVENTS, LAYOUT, NO_LISTS, REPEAT, SERIES, SWITCH_OFF, InputError,
                      latency_text, load, load_all, load_plan, load_vm, prices_text)
 from .stats import (aa_repeat, cv, ifmt, paired_ratio, point, ratio, resolvable,
@@ -920,7 +920,8 @@ def report(outdir):
     lines = [INTRO]
     pl, js = [], []
     if any(det.get(m) for m in ("icount", "cachesim")):
-        pl, js = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE)
+        pl, js = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE,
+                               history=archive.history(plan))
     # the family's chart first, under its section's heading (without the
     # family, none, and no stale one)
     crc = charts.primary_chart(outdir, js)

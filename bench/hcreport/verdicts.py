@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Verdicts for the primary family (bench/primary.tsv): each cell's
-per-round log ratios, their variance moderated over the cells of its
-metric class in the run (moderate.py), a 95 % interval, and, where the
+per-round log ratios, their variance moderated (moderate.py) over a pool
+of cells (pool(): the workload's cells of that metric in the run and the
+exchangeable archived runs, else the metric's in the run), a 95 %
+interval, and, where the
 cell has the rounds and the counts, one of four words:
 
 - worse / better: the ratio lies beyond 1 + SESOI (1 / (1 + SESOI)),
@@ -20,7 +22,6 @@ import functools
 import math
 import statistics
 
-from .family import MODE_METRICS
 from .moderate import fit_prior, posterior
 from .stats import beta_inc
 
@@ -29,6 +30,20 @@ ALPHA = 0.05
 # and a log ratio of a few events is not the model
 MIN_ROUNDS = 4
 MIN_EVENTS = 50
+
+# the moderation's pools (pool()): the fewest cells a prior is fitted to
+# (with fewer the moment estimates are mostly noise: at 2 df a cell and a
+# true d0 of 4, d0 comes out infinite in 38 % of fits of 10 cells, 25 %
+# of 20), and the cap on d0 (the moment estimate is infinite where the
+# cells' variances spread no more than sampling gives; the cells of a
+# pool share their base's rounds and, in runs of fixed seeds, their
+# seeds, so they say less than their count)
+FLOOR = 20
+D0_MAX = 10
+# a prior and where it came from: "workload" (the workload's cells of
+# the metric in the run and the archive), "run" (the metric's cells of
+# the run) or None (none: fewer than FLOOR cells), the cells and the runs
+Pool = collections.namedtuple("Pool", "prior level cells runs")
 
 # a cell judged: its per-round log ratios, fewest events in a round on
 # either side, own df, the moderated variance and df, the estimate (mean
@@ -78,39 +93,70 @@ def pair_logs(per, c, base, key):
             min(min(x * ox, y * oy) for x, y, ox, oy in pairs))
 
 
-def class_cells(det, mode, key, base_of):
-    """(s^2, df) of every cell of one metric in one mode of the run with
-    two rounds or more and MIN_EVENTS: each configuration against the
-    base (base_of(c): None leaves c out), the moderation's sample"""
+def cell_vars(per, key, pairs):
+    """(s^2, df) of the PAIRS (config, base) of one workload's rows PER on
+    KEY with two rounds or more and MIN_EVENTS"""
     out = []
-    for per in det.get(mode, {}).values():
-        for c in per:
-            b = base_of(c)
-            if b is None or b not in per:
-                continue
-            logs, ev = pair_logs(per, c, b, key)
-            if logs is not None and len(logs) >= 2 and ev >= MIN_EVENTS:
-                out.append((statistics.variance(logs), len(logs) - 1))
+    for c, b in pairs:
+        logs, ev = pair_logs(per, c, b, key)
+        if logs is not None and len(logs) >= 2 and ev >= MIN_EVENTS:
+            out.append((statistics.variance(logs), len(logs) - 1))
     return out
 
 
-def priors(det, cells, sesoi, base_of):
-    """{(mode, class): Prior or None}: a class's metrics' cells pooled
-    (each configuration against base_of's base), plus the family's own
-    cells whose base is another"""
-    pools = collections.defaultdict(list)
-    for mode in det:
-        for key, s in sesoi.items():
-            if key in MODE_METRICS.get(mode, ()):
-                pools[(mode, s.cls)] += class_cells(det, mode, key, base_of)
-    for cell in cells:
-        if cell.base != base_of(cell.config):
-            per = det.get(cell.mode, {}).get(cell.workload, {})
-            logs, ev = pair_logs(per, cell.config, cell.base, cell.metric)
-            if logs is not None and len(logs) >= 2 and ev >= MIN_EVENTS:
-                pools[(cell.mode, sesoi[cell.metric].cls)].append(
-                    (statistics.variance(logs), len(logs) - 1))
-    return {k: fit_prior(v) for k, v in pools.items()}
+def pairs_in(per, mode, wl, base, cells):
+    """the pairs of one workload's rows PER that a pool takes: every
+    configuration against BASE, and the family's CELLS of that mode and
+    workload against another base"""
+    return [(c, base) for c in per if c != base] + [
+        (c.config, c.base) for c in cells
+        if c.base != base and c.mode == mode and c.workload == wl]
+
+
+def ops(per, base):
+    """the operations per round of BASE's rounds (the workload's scale)"""
+    return sorted({m.get("ops") for m in per.get(base, {}).get("rounds", {}).values()})
+
+
+def pool(det, key3, base, cells, history=(), cache=None):
+    """the Pool of (mode, workload, metric) KEY3 (docs/bench.md,
+    "Verdicts"): the workload's cells of that metric in DET and in the
+    HISTORY runs ([(name, det)], archive.history's) whose base rounds
+    have the same operations, when they make FLOOR cells; else the
+    metric's cells of every workload in DET (FLOOR of them); else none.
+    One metric: cost and cost_line, insn and insn1, mem and l3m count the
+    same events twice, and a pool of both counts each cell twice."""
+    mode, wl, key = key3
+    per = det.get(mode, {}).get(wl, {})
+    vs = cell_vars(per, key, pairs_in(per, mode, wl, base, cells))
+    runs = 1
+    for _, h in history:
+        hp = h.get(mode, {}).get(wl, {})
+        if ops(hp, base) and ops(hp, base) == ops(per, base):
+            got = cell_vars(hp, key, pairs_in(hp, mode, wl, base, cells))
+            vs += got
+            runs += bool(got)
+    if len(vs) >= FLOOR:
+        return Pool(fit_prior(vs, D0_MAX), "workload", len(vs), runs)
+    cache = {} if cache is None else cache
+    if (mode, key) not in cache:
+        vs = [v for w, p in det.get(mode, {}).items()
+              for v in cell_vars(p, key, pairs_in(p, mode, w, base, cells))]
+        cache[(mode, key)] = (Pool(fit_prior(vs, D0_MAX), "run", len(vs), 1)
+                              if len(vs) >= FLOOR else Pool(None, None, len(vs), 1))
+    return cache[(mode, key)]
+
+
+def priors(det, keys, base, cells, history=()):
+    """{(mode, workload, metric): Pool} for each of KEYS"""
+    cache = {}
+    return {k: pool(det, k, base, cells, history, cache) for k in dict.fromkeys(keys)}
+
+
+def prior_of(pri, cell):
+    """the moderate.Prior of CELL in priors()'s PRI (None: none)"""
+    p = pri.get((cell.mode, cell.workload, cell.metric))
+    return p.prior if p else None
 
 
 def estimate(cell, logs, events, prior, sesoi):
@@ -171,12 +217,15 @@ def judge(judgements, adjust=holm):
     return out
 
 
-def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rounds=MIN_ROUNDS):
-    """([Judgement] of the family's CELLS in det (load_det's), the
-    moderation's priors fitted per mode and class over every cell against
-    BASE); min_rounds: the fewest rounds a verdict needs (MIN_ROUNDS: the
-    rule; lower only to re-read an archived run, saying so)"""
-    pri = priors(det, cells, sesoi, lambda c: base if c != base else None) if moderate else {}
+def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rounds=MIN_ROUNDS,
+                    history=()):
+    """([Judgement] of the family's CELLS in det (load_det's), {(mode,
+    workload, metric): Pool}: each cell's prior, pooled over the run and
+    the exchangeable archived runs HISTORY (archive.history's)); min_rounds:
+    the fewest rounds a verdict needs (MIN_ROUNDS: the rule; lower only to
+    re-read an archived run, saying so)"""
+    pri = priors(det, [(c.mode, c.workload, c.metric) for c in cells], base, cells,
+                 history) if moderate else {}
     out = []
     for cell in cells:
         per = det.get(cell.mode, {}).get(cell.workload, {})
@@ -186,7 +235,7 @@ def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rou
             out.append(Judgement(cell, None, None, None, None, None, None, None, None,
                                  s.sesoi, None, ev, None))
             continue
-        j = estimate(cell, logs, ev, pri.get((cell.mode, s.cls)), s.sesoi)
+        j = estimate(cell, logs, ev, prior_of(pri, cell), s.sesoi)
         why = None
         if len(logs) < min_rounds:
             why = "%d round%s, below %d" % (len(logs), "s"[len(logs) == 1:], min_rounds)

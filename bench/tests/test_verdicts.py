@@ -12,7 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from hcreport import calibration, family, moderate, verdicts  # noqa: E402
+from hcreport import archive, calibration, family, moderate, verdicts  # noqa: E402
 from hcreport.tables import TableError  # noqa: E402
 
 
@@ -74,6 +74,23 @@ class Prior(unittest.TestCase):
     def test_too_few_cells(self):
         self.assertIsNone(moderate.fit_prior([(0.1, 2), (0.2, 2)]))
 
+    def test_d0_capped(self):
+        """where the moments put d0 at infinity (cells alike), or beyond
+        the cap, d0 is the cap and s0^2 is taken at it; below the cap the
+        moments stand"""
+        p = moderate.fit_prior([(0.04, 5)] * 4, d0_max=10)
+        self.assertEqual((p.d0, p.d0_moment), (10, math.inf))
+        self.assertAlmostEqual(p.s02, 0.04 * math.exp(
+            moderate.digamma(10 / 2) - math.log(10 / 2) - moderate.digamma(5 / 2) +
+            math.log(5 / 2)), places=12)
+        self.assertEqual(moderate.posterior(0.09, 5, p)[1], 15)
+        a, b = math.log(0.01), math.pi / math.sqrt(3)
+        cells = [(math.exp(a - b), 2), (math.exp(a), 2), (math.exp(a + b), 2)]
+        self.assertAlmostEqual(moderate.fit_prior(cells, d0_max=10).d0, 2, places=8)
+        p = moderate.fit_prior(cells, d0_max=1)
+        self.assertEqual(p.d0, 1)
+        self.assertAlmostEqual(p.d0_moment, 2, places=8)
+
 
 PRIMARY_OK = "x\tcachesim\tmem\thotcold\tvanilla\n"
 
@@ -129,6 +146,64 @@ def run_det(cells_logs, events=1e4):
 
 def cell(wl):
     return family.Cell(wl, "cachesim", "mem", "hc", "vanilla", "t")
+
+
+def rows(values, key="mem", ops=1):
+    """a configuration's rounds: VALUES of KEY, one a round"""
+    return {"rounds": {r: {key: v, "ops": ops} for r, v in enumerate(values, 1)}}
+
+
+def pool_run(n_cfg, ops=1, key="mem", wl="w", sd=0.01, seed=0, extra=()):
+    """a det with workload WL: vanilla and N_CFG configurations of 3
+    rounds on KEY (and EXTRA keys beside it), their spread SD"""
+    rng = random.Random(seed)
+    per = {}
+    for c in ["vanilla"] + ["c%d" % i for i in range(n_cfg)]:
+        per[c] = {"rounds": {r: {k: 1e4 * math.exp(rng.gauss(0, sd)) for k in (key,) + extra}
+                             for r in (1, 2, 3)}}
+        for m in per[c]["rounds"].values():
+            m["ops"] = ops
+    return {"cachesim": {wl: per}}
+
+
+class Pools(unittest.TestCase):
+    """the moderation's pools (docs/bench.md, "Verdicts"): per workload and
+    metric over the run and the exchangeable archived runs, else the run's
+    cells of that metric, else none; FLOOR cells at least"""
+    KEY = ("cachesim", "w", "mem")
+
+    def test_the_workload_over_runs(self):
+        det = pool_run(4)
+        hist = [("h%d" % i, pool_run(4, seed=i + 1)) for i in range(4)]
+        p = verdicts.pool(det, self.KEY, "vanilla", [], hist)
+        self.assertEqual((p.level, p.cells, p.runs), ("workload", 20, 5))
+        self.assertLessEqual(p.prior.d0, verdicts.D0_MAX)
+        # fewer than FLOOR: not the workload's pool (and the run has no
+        # other workload: none, the cell's own variance)
+        p = verdicts.pool(det, self.KEY, "vanilla", [], hist[:3])
+        self.assertEqual((p.level, p.prior, p.cells), (None, None, 4))
+
+    def test_another_scale_is_not_pooled(self):
+        det = pool_run(4)
+        hist = [("h%d" % i, pool_run(4, ops=2 if i == 0 else 1, seed=i + 1)) for i in range(5)]
+        p = verdicts.pool(det, self.KEY, "vanilla", [], hist)
+        self.assertEqual((p.level, p.cells, p.runs), ("workload", 20, 5))
+
+    def test_the_run_one_metric(self):
+        """the run's fallback pools the cell's metric only: cost beside
+        cost_line in every row is not counted"""
+        det = pool_run(3, key="cost_line", extra=("cost",))
+        for i in range(6):
+            det["cachesim"].update(pool_run(3, key="cost_line", wl="o%d" % i, seed=9 + i,
+                                            extra=("cost",))["cachesim"])
+        p = verdicts.pool(det, ("cachesim", "w", "cost_line"), "vanilla", [], [])
+        self.assertEqual((p.level, p.cells, p.runs), ("run", 21, 1))
+
+    def test_family_cells_against_another_base(self):
+        det = pool_run(2)
+        fam = [family.Cell("w", "cachesim", "mem", "c0", "c1", "t"),
+               family.Cell("x", "cachesim", "mem", "c0", "c1", "t")]
+        self.assertEqual(verdicts.pool(det, self.KEY, "vanilla", fam, []).cells, 3)
 
 
 class Verdicts(unittest.TestCase):
@@ -210,6 +285,10 @@ class Command(unittest.TestCase):
         self.assertIn("| exit_flood | cachesim l2m | hotcold/vanilla | 3 |", out)
         self.assertIn("no verdict: 3 rounds, below 4", out)
         self.assertNotIn("lowered", out)
+        # each cell's prior named: the fixture's date is before every
+        # archived run, so none is exchangeable with it
+        self.assertIn("Priors (0 exchangeable archived runs):", out)
+        self.assertRegex(out, r"\n- cachesim exit_flood mem: (the run's \d+ mem cells|none)")
 
     def test_refuses(self):
         for args, says in ((("exit_flood/cachesim/l9m/hotcold/vanilla",), "metric 'l9m'"),
@@ -233,7 +312,7 @@ class Calibration(unittest.TestCase):
     def setUpClass(cls):
         runs = ("20261207-v3-icount8", "20261207-v3-default", "20261206-v3-smp-programs")
         cls.sds, cls.pools = calibration.archive_sds(
-            [os.path.join(calibration.RESULTS, r, "det.csv") for r in runs])
+            tuple(os.path.join(archive.RESULTS, r, "det.csv") for r in runs))
 
     def test_rates(self):
         r = calibration.run(30, 3, sds=self.sds, pools=self.pools)
