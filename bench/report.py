@@ -88,15 +88,18 @@ usage: report.py report OUTDIR        writes OUTDIR/report.md and its
                                       --min-rounds (2-3) re-reads an
                                       archived run, saying it is not the
                                       rule; extra cells as estimates
-       report.py calibrate [--families N] [--seed S]
+       report.py calibrate [--families N] [--seed S] [--since DATE]
                                       the primary family's verdicts
-                                      calibrated: N simulated null runs
-                                      (200) and N with a miss cost
-                                      planted, and the archived A/A
-                                      pairs; exit 1 when the false alarm
-                                      rate exceeds 5 % or the planted
-                                      cost is caught in under 90 % (each
-                                      cell at the default plan's rounds)
+                                      calibrated: N simulated runs (200)
+                                      per scenario (every ratio 1, the
+                                      series at its SESOI, a miss cost
+                                      planted at 1.5, 2 and 4 SESOIs),
+                                      with a run random effect, with
+                                      and without earlier runs to pool,
+                                      and the archived A/A pairs; exit 1
+                                      when a criterion of issue 46 is
+                                      missed (each cell at the default
+                                      plan's rounds)
        report.py findings [TABLE]     the README's findings table from
                                       the archived runs
                                       (docs/findings.tsv)

@@ -20,7 +20,6 @@ makes at most one claim; Holm runs over 2 x the cells that are tested."""
 import collections
 import functools
 import math
-import statistics
 
 from .moderate import fit_prior, posterior
 from .stats import beta_inc
@@ -93,6 +92,14 @@ def pair_logs(per, c, base, key):
             min(min(x * ox, y * oy) for x, y, ox, oy in pairs))
 
 
+def variance(xs):
+    """the sample variance of XS (two or more), in floating point
+    (statistics.variance's exact fractions cost the calibration most of
+    its time)"""
+    mean = math.fsum(xs) / len(xs)
+    return math.fsum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
+
+
 def cell_vars(per, key, pairs):
     """(s^2, df) of the PAIRS (config, base) of one workload's rows PER on
     KEY with two rounds or more and MIN_EVENTS"""
@@ -100,7 +107,7 @@ def cell_vars(per, key, pairs):
     for c, b in pairs:
         logs, ev = pair_logs(per, c, b, key)
         if logs is not None and len(logs) >= 2 and ev >= MIN_EVENTS:
-            out.append((statistics.variance(logs), len(logs) - 1))
+            out.append((variance(logs), len(logs) - 1))
     return out
 
 
@@ -163,7 +170,7 @@ def estimate(cell, logs, events, prior, sesoi):
     """a Judgement without its verdict: the moderated interval"""
     n = len(logs)
     est = math.fsum(logs) / n
-    s2 = statistics.variance(logs) if n > 1 else 0.0
+    s2 = variance(logs) if n > 1 else 0.0
     s2m, dfm = posterior(s2, n - 1, prior)
     lo = hi = None
     if dfm > 0 and s2m > 0:

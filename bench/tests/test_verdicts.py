@@ -3,9 +3,11 @@
 prior (a case worked by hand, a simulated set with d0 and s0 known), the
 family tables' refusals, the three-way verdicts with Holm, and the
 calibration (simulated null and planted runs: its rates must be met)."""
+import collections
 import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import unittest
@@ -299,42 +301,150 @@ class Command(unittest.TestCase):
             self.assertIn(says, err)
 
     def test_calibrate_refuses_few_families(self):
-        rc, out, err = cli("calibrate", "--families", "5")
-        self.assertEqual((rc, out), (2, ""))
-        self.assertIn("--families 5: fewer than 20", err)
+        for args, says in ((("--families", "5"), "--families 5: fewer than 20"),
+                           (("--since", "yesterday"), "--since 'yesterday': expected a date")):
+            rc, out, err = cli("calibrate", *args)
+            self.assertEqual((rc, out), (2, ""))
+            self.assertIn(says, err)
 
 
 class Calibration(unittest.TestCase):
-    """the fast calibration: 30 null runs and 30 planted, sds from three
+    """the fast calibration: 30 simulated runs a scenario, sds from three
     archived runs"""
 
     @classmethod
     def setUpClass(cls):
         runs = ("20261207-v3-icount8", "20261207-v3-default", "20261206-v3-smp-programs")
-        cls.sds, cls.pools = calibration.archive_sds(
+        cls.model = calibration.archive_model(
             tuple(os.path.join(archive.RESULTS, r, "det.csv") for r in runs))
 
     def test_rates(self):
-        r = calibration.run(30, 3, sds=self.sds, pools=self.pools)
-        self.assertLessEqual(r.false_alarms, 0.05 * r.families, r)
+        """without the run effect (the archive's is the command's to
+        judge): the criteria of issue 46 met, and the plant caught more
+        often the larger it is"""
+        r = calibration.run(30, 3, self.model, run_effect=False)
+        nul, bnd, top = r["null"], r["sesoi"], r[max(calibration.PLANTS)]
+        self.assertLessEqual(nul["alarms"], 0.05 * nul["families"], nul)
+        self.assertLessEqual(bnd["eq_families"], 0.05 * bnd["families"], bnd)
+        self.assertGreater(bnd["boundary"], 0, bnd)
         # the cells the default plan gives fewer rounds than the rule
         # needs (the programs' and ccd8prog's: PROG_ROUNDS) are never
-        # called; the others are, at least 90 % of the time
-        self.assertGreater(r.short, 0, r)
-        self.assertGreaterEqual(r.detected, 0.9 * (r.planted - r.short), r)
-        self.assertLessEqual(r.detected, r.planted - r.short, r)
-        self.assertGreater(r.planted, 0, r)
-        self.assertTrue(0.9 <= r.covered / r.planted <= 0.99, r)
-        self.assertTrue(0.9 <= r.null_covered / r.null_cells <= 0.99, r)
+        # called; every other planted cell is, in 90 % of runs at least
+        self.assertGreater(top["short"], 0, top)
+        self.assertGreaterEqual(top["caught_runs"], 0.9 * top["families"], top)
+        self.assertEqual(top["caught"], top["planted"] - top["short"], top)
+        self.assertTrue(0.9 <= top["covered"] / top["planted"] <= 0.99, top)
+        self.assertTrue(0.9 <= nul["null_covered"] / nul["null_cells"] <= 0.99, nul)
+        self.assertEqual(sum(nul["t%d" % i] for i in range(3)), nul["null_cells"])
+        caught = [r[k]["caught"] for k in calibration.PLANTS]
+        self.assertLess(caught[0], caught[1], caught)
+        self.assertLessEqual(caught[1], caught[2], caught)
+        self.assertEqual([calibration.judged(r)[i][1] for i in range(4)], [True] * 4)
+
+    def test_counting(self):
+        """the counters against an adjustment that rejects every hypothesis
+        of one kind: every tested cell `equivalent` (at the SESOI: a false
+        word in every run), or every one directional (a false alarm in
+        every null run, the plant caught in all its cells)"""
+        eq = calibration.run(20, 1, self.model, scenarios=("sesoi",), run_effect=False,
+                             adjust=lambda ps: [float(i % 2 == 0) for i in range(len(ps))])
+        self.assertEqual(eq["sesoi"]["eq_families"], 20)
+        self.assertGreater(eq["sesoi"]["eq_cells"], 0.5 * eq["sesoi"]["boundary"])
+        self.assertEqual(eq["sesoi"]["alarms"], 0)
+        top = max(calibration.PLANTS)
+        d = calibration.run(20, 1, self.model, scenarios=("null", top), run_effect=False,
+                            adjust=lambda ps: [0.0] * len(ps))
+        self.assertEqual((d["null"]["alarms"], d[top]["caught_runs"]), (20, 20))
+        self.assertEqual(d[top]["caught"], d[top]["planted"] - d[top]["short"])
+        # one cell called (the first hypothesis rejected alone): a run with
+        # more planted cells that can get a word has not caught the plant
+        one = calibration.run(20, 1, self.model, scenarios=(top,), run_effect=False,
+                              adjust=lambda ps: [0.0] + [1.0] * (len(ps) - 1))
+        self.assertEqual((one[top]["caught"], one[top]["caught_runs"]), (20, 0))
+
+    def test_scenarios(self):
+        """at the SESOI the series lies on the boundary against vanilla and
+        against single, single at 1; a plant moves the planted cells'
+        configurations alone"""
+        cells = [family.Cell("w", "cachesim", "mem", "hotcold", "vanilla", "t"),
+                 family.Cell("w", "cachesim", "mem", "single", "vanilla", "t"),
+                 family.Cell("w", "cachesim", "mem", "hotcold", "single", "t")]
+        m = math.log1p(0.05)
+        shift = calibration.scenario_shift(cells, self.model, "sesoi", -1)
+        self.assertEqual(shift, {("cachesim", "w", "mem", "hotcold"): -m})
+        shift = calibration.scenario_shift(cells, self.model._replace(sds={}, pools={
+            ("cachesim", "mem"): [0.01]}), 2, 1)
+        self.assertEqual(shift, {("cachesim", "w", "mem", "hotcold"): 2 * m,
+                                 ("cachesim", "w", "mem", "single"): 2 * m})
+
+    def test_between_run_sd(self):
+        # run means 0, 0.1, 0.2 (variance 0.01); rounds explain 0.0036
+        self.assertAlmostEqual(calibration.between_run_sd(
+            [(0.0, 0.0108, 3), (0.1, 0.0108, 3), (0.2, 0.0108, 3)]), 0.08, places=12)
+        self.assertEqual(calibration.between_run_sd([(0.0, 0.3, 3), (0.1, 0.3, 3)]), 0.0)
+
+    def test_run_effect(self):
+        """a run shifts each configuration's rounds alike: the spread of the
+        run means is the cell's between-run sd, and the pair against
+        another base keeps its own through the shared factor"""
+        cells = [family.Cell("w", "cachesim", "mem", "hotcold", "vanilla", "t"),
+                 family.Cell("w", "cachesim", "mem", "single", "vanilla", "t"),
+                 family.Cell("w", "cachesim", "mem", "hotcold", "single", "t")]
+        k = ("cachesim", "w", "mem")
+        model = calibration.Model(
+            {k + ("hotcold", "vanilla"): 1e-4, k + ("single", "vanilla"): 1e-4,
+             k + ("hotcold", "single"): 1e-4},
+            {("cachesim", "mem"): [1e-4]},
+            {k + ("hotcold", "vanilla"): 0.1, k + ("single", "vanilla"): 0.1,
+             k + ("hotcold", "single"): 0.05}, {},
+            {"cachesim": 2, "icount": 2, "configs": ["vanilla", "hotcold", "single"]})
+        rng = random.Random(1)
+        means = collections.defaultdict(list)
+        for _ in range(3000):
+            per = calibration.simulate(rng, cells, model)["cachesim"]["w"]
+            for c, b in (("hotcold", "vanilla"), ("hotcold", "single")):
+                means[c + "/" + b].append(statistics.fmean(verdicts.pair_logs(
+                    per, c, b, "mem")[0]))
+        self.assertAlmostEqual(statistics.stdev(means["hotcold/vanilla"]), 0.1, delta=0.005)
+        self.assertAlmostEqual(statistics.stdev(means["hotcold/single"]), 0.05, delta=0.003)
+        per = calibration.simulate(rng, cells, model, run_effect=False)["cachesim"]["w"]
+        self.assertLess(abs(statistics.fmean(verdicts.pair_logs(
+            per, "hotcold", "vanilla", "mem")[0])), 0.001)
+
+    def test_judged(self):
+        """the criteria at their edges (200 runs: 10 alarms met, 11
+        missed; 180 runs caught met, 179 missed)"""
+        def rates(alarms=10, eq=10, caught=180, covered=1900):
+            c = collections.Counter
+            return {"null": c(families=200, alarms=alarms), "sesoi": c(families=200,
+                                                                       eq_families=eq),
+                    max(calibration.PLANTS): c(families=200, caught_runs=caught, planted=2000,
+                                               covered=covered)}
+        self.assertEqual([ok for _, ok in calibration.judged(rates())], [True] * 4)
+        for kw, i in (({"alarms": 11}, 0), ({"eq": 11}, 1), ({"caught": 179}, 2),
+                      ({"covered": 1880}, 3)):
+            got = [ok for _, ok in calibration.judged(rates(**kw))]
+            self.assertEqual(got, [j != i for j in range(4)], kw)
+
+    def test_aa_counted_where_the_rule_applies(self):
+        lines = calibration.aa_lines([("run3", 15, 0, [], 2), ("run8", 15, 4, ["x mem worse"], 1)])
+        self.assertIn("counted where the rule gives a word: run8: 4 cells with a word, "
+                      "1 better/worse (x mem worse)", lines[0])
+        self.assertNotIn("run3", lines[0])
+        self.assertIn("run3 (15 intervals, 2 miss 1)", lines[1])
 
     def test_plan_rounds(self):
-        """each cell at the rounds the default plan gives its boot"""
+        """each cell at the rounds the default plan gives its boot, each
+        configuration at its own (nopcp: 3)"""
         rounds = calibration.plan_rounds(family.primary_table())
         self.assertEqual((rounds[("cachesim", "exit_flood")], rounds[("icount", "exit_flood")],
                           rounds[("cachesim", "readahead_other_cpu")],
                           rounds[("icount", "readahead_other_cpu")]), (6, 10, 6, 6))
         for wl in ("fileserver", "sqlite", "compile_ccd8prog"):
             self.assertEqual(rounds[("cachesim", wl)], 3, wl)
+        self.assertEqual(rounds[("cachesim", "exit_flood", "nopcp")], 3)
+        self.assertEqual(rounds[("cachesim", "exit_flood", "power")], 0)
+        self.assertIn("vanilla-b", rounds["configs"])
 
 
 if __name__ == "__main__":
