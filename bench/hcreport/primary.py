@@ -14,6 +14,20 @@ from .verdicts import (D0_MAX, FLOOR, MIN_EVENTS, MIN_ROUNDS, Judgement, estimat
                        family_verdicts, pair_logs, prior_of, priors)
 
 
+TABLE_HEAD = ("| workload | metric | ratio | n | df (own, moderated) | per round (log ratio %) "
+              "| estimate | 95 % interval | simultaneous (Bonferroni) | SESOI | verdict "
+              "| Holm p |")
+
+
+def ratio(x):
+    """a ratio from its log: 4 decimals, in figures where that would be
+    unreadable, inf beyond a float (the bound of a cell of 1-2 df and no
+    prior, at 1 - 0.05/2K, can be e^1000)"""
+    if x > 709:
+        return "inf"
+    return "%.4f" % math.exp(x) if x < 20 else "%.3g" % math.exp(x)
+
+
 def pct(x):
     return "%+.2f" % (100 * x)
 
@@ -23,12 +37,13 @@ def judgement_row(j):
     c = j.cell
     head = "| %s | %s %s | %s/%s |" % (c.workload, c.mode, c.metric, c.config, c.base)
     if j.logs is None:
-        return head + " - | - | - | - | - | %.2f %% | no verdict: %s | - |" % (
+        return head + " - | - | - | - | - | - | %.2f %% | no verdict: %s | - |" % (
             100 * j.sesoi, j.why)
-    iv = "n/a (no variance)" if j.lo is None else "%.4f-%.4f" % (math.exp(j.lo), math.exp(j.hi))
-    return head + " %d | %d, %s | %s | %.4f | %s | %.2f %% | %s | %s |" % (
+    iv = "n/a (no variance)" if j.lo is None else "%s-%s" % (ratio(j.lo), ratio(j.hi))
+    siv = "-" if j.slo is None else "%s-%s" % (ratio(j.slo), ratio(j.shi))
+    return head + " %d | %d, %s | %s | %.4f | %s | %s | %.2f %% | %s | %s |" % (
         len(j.logs), j.df, "%.1f" % j.df_mod if not math.isinf(j.df_mod) else "inf",
-        ", ".join(pct(x) for x in j.logs), math.exp(j.est), iv, 100 * j.sesoi,
+        ", ".join(pct(x) for x in j.logs), math.exp(j.est), iv, siv, 100 * j.sesoi,
         j.verdict or "no verdict: " + j.why, "-" if j.p_adj is None else "%.2g" % j.p_adj)
 
 
@@ -69,17 +84,20 @@ def primary_lines(det, cells, sesoi, base, min_rounds=MIN_ROUNDS, history=()):
              "`equivalent` within it (TOST), else "
              "`inconclusive`; Holm over the %d hypotheses of the %d cells tested (two each), "
              "p adjusted.  No verdict word with fewer than %d rounds or below %d events in a "
-             "round on either side.  Every other interval in this report is an estimate "
-             "without a verdict.%s" % (
+             "round on either side.  The simultaneous interval is Bonferroni's over the "
+             "family's %d hypotheses (each cell's at 1 - 0.05/%d, t on the same df): a "
+             "word read off it (beyond a margin: worse or better; within both: equivalent) "
+             "is one Holm gives, and every cell's covers its truth at once with nominally "
+             "97.5 %% probability at least; Holm may say more.  Every other interval in this "
+             "report is an estimate without a verdict.%s" % (
                  len(cells), FLOOR, D0_MAX, 2 * tested, tested, min_rounds, MIN_EVENTS,
+                 2 * len(cells), 2 * len(cells),
                  "" if min_rounds == MIN_ROUNDS else "  **The rule's %d rounds lowered to %d "
                  "(report.py verdicts --min-rounds): not the rule's verdicts.**" % (
                      MIN_ROUNDS, min_rounds)),
              "", "Priors (%d exchangeable archived run%s):" % (
                  len(history), "s"[len(history) == 1:])] + prior_text(pri) + ["",
-             "| workload | metric | ratio | n | df (own, moderated) | per round (log ratio %) "
-             "| estimate | 95 % interval | SESOI | verdict | Holm p |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             TABLE_HEAD, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     return lines + [judgement_row(j) for j in js] + [""], js
 
 
@@ -144,8 +162,7 @@ def main(argv):
     lines, _ = primary_lines(det, family.primary_table(), family.sesoi_table(), BASE,
                              min_rounds, hist)
     if extra:
-        head = lines.index("| workload | metric | ratio | n | df (own, moderated) | per round "
-                           "(log ratio %) | estimate | 95 % interval | SESOI | verdict | Holm p |")
+        head = lines.index(TABLE_HEAD)
         lines += ["Outside the family (estimates, no verdict):", "", lines[head],
                   lines[head + 1]]
         lines += extra_lines(det, extra, family.sesoi_table(), BASE, hist) + [""]

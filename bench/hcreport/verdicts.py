@@ -49,7 +49,8 @@ Pool = collections.namedtuple("Pool", "prior level cells runs")
 # log ratio), the interval (log scale, None: none), SESOI, verdict (None:
 # no verdict word), why none, the Holm-adjusted p of the claim (None)
 Judgement = collections.namedtuple(
-    "Judgement", "cell logs events df s2 df_mod est lo hi sesoi verdict why p_adj")
+    "Judgement", "cell logs events df s2 df_mod est lo hi sesoi verdict why p_adj slo shi",
+    defaults=(None, None))
 
 
 def t_sf(x, df):
@@ -61,19 +62,53 @@ def t_sf(x, df):
 
 
 @functools.lru_cache(maxsize=None)
-def t975(df):
-    """the 0.975 quantile of t on DF > 0 (fractional, below 1 too: a cell
-    of one round takes the prior's d0 alone; or infinite): bisection on
-    t_sf"""
-    if math.isinf(df):
-        return 1.959963984540054
+def t_upper(tail, df):
+    """the t on DF > 0 (fractional, below 1 too: a cell of one round takes
+    the prior's d0 alone; or infinite) with P(T > t) = TAIL (0 < TAIL <
+    0.5): bisection on t_sf"""
     lo, hi = 0.0, 2.0
-    while t_sf(hi, df) > 0.025:
+    while t_sf(hi, df) > tail:
         lo, hi = hi, 2 * hi
     while hi - lo > 1e-10 * hi:
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_sf(mid, df) > 0.025 else (lo, mid)
+        lo, hi = (mid, hi) if t_sf(mid, df) > tail else (lo, mid)
     return (lo + hi) / 2
+
+
+def t975(df):
+    """the 0.975 quantile of t on DF"""
+    return 1.959963984540054 if math.isinf(df) else t_upper(0.025, df)
+
+
+def simultaneous(j, k):
+    """J's interval (log scale) at 1 - ALPHA / (2 K), K the family's cells:
+    Bonferroni over Holm's 2 K hypotheses.  Its words -- worse (better)
+    where it lies beyond +-log(1 + SESOI), equivalent where within --
+    are words Holm gives: the interval beyond the margin means the
+    directional p is below ALPHA / (2 K), within it both TOST p values
+    below ALPHA / (4 K), and Holm rejects whatever Bonferroni over its
+    2 K hypotheses rejects.  Holm may say more (its later steps are
+    laxer).  Every cell's interval covers its truth at once with
+    probability 1 - ALPHA / 2 at least where the per-cell intervals are
+    exact (calibration.py measures it).  (None, None) without an
+    interval."""
+    if j.lo is None:
+        return None, None
+    h = t_upper(ALPHA / (4 * k), j.df_mod) * math.sqrt(j.s2 / len(j.logs))
+    return j.est - h, j.est + h
+
+
+def interval_word(lo, hi, sesoi):
+    """the word an interval (log scale) says against SESOI: worse, better,
+    equivalent or None (it crosses a margin)"""
+    m = math.log1p(sesoi)
+    if lo > m:
+        return "worse"
+    if hi < -m:
+        return "better"
+    if -m < lo and hi < m:
+        return "equivalent"
+    return None
 
 
 def pair_logs(per, c, base, key):
@@ -257,5 +292,6 @@ def family_verdicts(det, cells, sesoi, base, adjust=holm, moderate=True, min_rou
             why = "%d distinct round%s of %d" % (len(set(logs)), "s"[len(set(logs)) == 1:],
                                                 len(logs))
         out.append(j._replace(why=why))
-    return judge(out, adjust), pri
+    return [j._replace(**dict(zip(("slo", "shi"), simultaneous(j, len(cells)))))
+            for j in judge(out, adjust)], pri
 
