@@ -1,0 +1,463 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the modern family (guest/bench/modern.sh and its
+machinery, guest/bench/reclaim.sh) on the host: each workload runs under
+busybox's sh (the guest's shell; else the host's sh) against a stand-in
+/sys and /proc of plain files (HOTCOLD_SYS, HOTCOLD_PROC) and stand-in
+programs (sqlite3, httperf, appcompact, swapon, taskset...) whose hooks
+move the counters as the kernel would.  Every failure the workloads check
+is planted once and its message watched; the real helper
+(guest/src/appcompact.c) is built with gcc and run against a child."""
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHELL = ["busybox", "sh"] if shutil.which("busybox") else ["sh"]
+LIMIT = 16 << 20        # pressure.sh's SQLITE_ROOM in bytes
+STEP = 33554432 * 956 // 10000 // 4096 * 4096   # Senpai's step of a 32 MB hc-bg
+
+STUBS = {
+    "phase": 'echo "phase $1" >>"$STUB/log"; [ "$1" = end ] || sleep 0.05\n',
+    "bump": "# bump FILE KEY N: KEY's value in FILE (vmstat's format) raised by N\n"
+            "awk -v k=\"$2\" -v n=\"$3\" '$1 == k { $2 += n } { print }' \"$1\" >\"$1.new\" &&"
+            " mv \"$1.new\" \"$1\"\n",
+    "sqlite3": '[ ! -f "$STUB/hook.sqlite3" ] || . "$STUB/hook.sqlite3"\n'
+               '[ -z "${STUB_SQLITE_FAIL:-}" ] || { echo "Error: database disk image is malformed" >&2; exit 1; }\n'
+               'n=0\nwhile read -r l; do n=$((n + 1)); [ "$n" = "${STUB_SQLITE_DROP:-0}" ] || echo "row $n"; done\n',
+    "httperf": '[ ! -f "$STUB/hook.httperf" ] || . "$STUB/hook.httperf"\n'
+               'for a; do case $a in --num-conns=*) n=${a#*=} ;; esac; done\n'
+               'r=$n; [ -z "${STUB_HTTPERF_SHORT:-}" ] || r=$((n - 1))\n'
+               'echo "Total: connections $n requests $n replies $r test-duration 0.250 s"\n'
+               'echo "Reply status: 1xx=0 2xx=$r 3xx=0 4xx=0 5xx=0"\n'
+               'echo "Errors: total ${STUB_HTTPERF_ERRORS:-0} client-timo 0 socket-timo 0"\n',
+    "appcompact": 'case $1 in\n'
+                  'app) echo ready; while read -r l; do\n'
+                  '  [ -z "${STUB_APP_BAD:-}" ] || { echo "bad page 7"; exit 1; }; echo ok; done ;;\n'
+                  'compact) [ ! -f "$STUB/hook.compact" ] || . "$STUB/hook.compact"\n'
+                  '  [ -z "${STUB_COMPACT_FAIL:-}" ] || { echo "appcompact compact: process_madvise(MADV_PAGEOUT):'
+                  ' Operation not permitted" >&2; exit 1; }\n'
+                  '  echo "anon_kb=${STUB_ANON_KB:-8192} file_kb=100" ;;\nesac\n',
+    "mkswap": "exit 0\n",
+    "swapon": '[ -z "${STUB_SWAPON_FAIL:-}" ] || exit 1\n'
+              'echo "$1 partition 131068 0 -2" >>"$HOTCOLD_PROC/swaps"\n',
+    "swapoff": 'grep -v "^$1 " "$HOTCOLD_PROC/swaps" >"$STUB/swaps"; mv "$STUB/swaps" "$HOTCOLD_PROC/swaps"\n',
+    "pidof": "echo 4242\n",
+    "nproc": 'echo "${STUB_NPROC:-2}"\n',
+    "taskset": 'echo "taskset $*" >>"$STUB/log"\n'
+               'if [ "$1" = -p ] && [ $# = 2 ]; then echo "pid $2\'s current affinity mask: $(cat "$STUB/mask")"\n'
+               'elif [ "$1" = -p ]; then\n'
+               '  [ -z "${STUB_TASKSET_REFUSE:-}" ] || { echo "taskset: failed to set pid $3\'s affinity" >&2; exit 1; }\n'
+               '  echo "$2" >"$STUB/mask"\n'
+               'else shift 2; exec "$@"; fi\n',
+}
+
+DRIVER = """set -u
+export PATH="%(d)s/bin:$PATH" HOTCOLD_SYS=%(d)s/sys HOTCOLD_PROC=%(d)s/proc HOTCOLD_TMP=%(d)s/tmp STUB=%(d)s
+. %(root)s/guest/lib.sh
+SHAPE= B=%(d)s/bin N=2
+. %(root)s/guest/bench/programs.sh
+. %(root)s/guest/bench/pressure.sh
+PDATA=%(d)s/data
+. %(root)s/guest/bench/reclaim.sh
+. %(root)s/guest/bench/modern.sh
+M_DB=%(d)s/data/bench.db
+M_SCAN_KB=64
+prog_check() { :; }
+pressure_mount() { :; }
+pressure_up() { echo "balloon $1" >>"$STUB/log"; }
+pressure_release() { :; }
+compile_tree() { :; }
+compile_one() { [ ! -f "$STUB/hook.compile" ] || . "$STUB/hook.compile"; mkdir -p "$1"; return "${STUB_COMPILE_RC:-0}"; }
+web_up() { WEB_PID=lighttpd; }
+web_down() { echo web_down >>"$STUB/log"; }
+%(stubs)s
+mount() { echo "test: mount $* reached" >&2; return 1; }
+umount() { echo "test: umount $* reached" >&2; return 1; }
+losetup() { echo "test: losetup $* reached" >&2; return 1; }
+%(call)s
+"""
+# the stubs as functions: busybox's sh runs its own applets (taskset,
+# swapon, mkswap, pidof, nproc) before anything on PATH, and those would
+# act on the host
+STUB_FUNCTIONS = "\n".join('%s() { "$STUB/bin/%s" "$@"; }' % (n, n)
+                           for n in ("mkswap", "swapon", "swapoff", "taskset", "pidof", "nproc"))
+
+VMSTAT = ("allocstall_normal allocstall_movable pgscan_kswapd pgscan_direct pgsteal_kswapd "
+          "pgsteal_direct pgsteal_anon pgsteal_file workingset_refault_anon "
+          "workingset_refault_file pswpin pswpout zswpin zswpout").split()
+MEMSTAT = "anon file pgscan pgsteal pgscan_direct pgsteal_direct workingset_refault_anon " \
+          "workingset_refault_file zswpin zswpout".split()
+
+
+class Sandbox(unittest.TestCase):
+    """A stand-in guest: /sys/fs/cgroup with hc-fg and hc-bg as a kernel
+    with memcg makes them, zram0, zswap's switch, /proc/vmstat and
+    /proc/swaps, 64 statements and 64 request paths, the stubs."""
+
+    def setUp(self):
+        self.d = tempfile.mkdtemp(prefix="hotcold-modern.")
+        self.addCleanup(shutil.rmtree, self.d, True)
+        cg = self.path("sys/fs/cgroup")
+        self.write("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n")
+        for f in ("cgroup.subtree_control", "cgroup.procs"):
+            self.write("sys/fs/cgroup/" + f, "")
+        for c in ("hc-fg", "hc-bg"):
+            files = {"memory.high": "max", "memory.max": "max", "memory.current": "33554432",
+                     "memory.reclaim": "", "cgroup.procs": "", "memory.zswap.writeback": "1",
+                     "memory.stat": "".join("%s 0\n" % k for k in MEMSTAT),
+                     "memory.events": "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n"}
+            for f, v in files.items():
+                self.write(os.path.join(cg, c, f), v + ("\n" if v and not v.endswith("\n") else ""))
+        self.write("sys/block/zram0/disksize", "0\n")
+        self.write("sys/block/zram0/mm_stat", "0 0 0 0 0 0 0 0 0\n")
+        self.write("sys/block/zram0/reset", "")
+        self.write("sys/module/zswap/parameters/enabled", "N\n")
+        self.write("proc/vmstat", "nr_free_pages 1000\n" + "".join("%s 0\n" % k for k in VMSTAT))
+        self.write("proc/swaps", "Filename Type Size Used Priority\n")
+        self.write("data/queries.sql", "".join("select %d;\n" % i for i in range(64)))
+        self.write("data/urls", "".join("/%04d.html\0" % i for i in range(64)))
+        self.write("data/sizes", "files=64 www_kb=640 rows=64 db_kb=1024 requests=64 queries=64\n")
+        with open(self.path("data/bench.db"), "wb") as f:
+            f.write(b"x" * (64 << 10) * 16)
+        self.write("mask", "3\n")
+        os.makedirs(self.path("tmp"))
+        for name, body in STUBS.items():
+            self.write("bin/" + name, "#!/bin/sh\n" + body)
+            os.chmod(self.path("bin/" + name), 0o755)
+
+    def path(self, rel):
+        return os.path.join(self.d, rel)
+
+    def write(self, rel, text):
+        p = self.path(rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text)
+
+    def read(self, rel):
+        with open(self.path(rel)) as f:
+            return f.read()
+
+    def hook(self, prog, *bumps):
+        """PROG, when it runs, moves the counters: (FILE, KEY, N)..."""
+        self.write("hook." + prog, "".join('bump "%s" %s %d\n' % (self.path(f), k, n)
+                                           for f, k, n in bumps))
+
+    def plant(self, rel, target):
+        """a kernel file replaced by a symlink (/dev/full: every write
+        fails, as a refused one; /dev/null: written, reads nothing)"""
+        os.remove(self.path(rel))
+        os.symlink(target, self.path(rel))
+
+    def run_call(self, call, **env):
+        e = dict(os.environ, **{k: str(v) for k, v in env.items()})
+        return subprocess.run(SHELL + ["-c", DRIVER % {"d": self.d, "root": ROOT, "call": call,
+                                                         "stubs": STUB_FUNCTIONS}],
+                              capture_output=True, text=True, env=e, timeout=60)
+
+    def assert_ok(self, p, metric, ops):
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn(metric + "=", p.stdout)
+        self.assertIn("ops=%d" % ops, p.stdout)
+
+    def assert_fails(self, p, says):
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertIn(says, p.stdout)
+        print("\n    planted: %s" % [x for x in p.stdout.splitlines() if says in x][0])
+
+
+FG = "sys/fs/cgroup/hc-fg/"
+BG = "sys/fs/cgroup/hc-bg/"
+
+
+class Limit(Sandbox):
+    def sqlite(self, how="high", n=64, **env):
+        return self.run_call("limit_sqlite limit_%s_sqlite %s %d" % (how, how, n), **env)
+
+    def reclaims(self):
+        self.hook("sqlite3", (FG + "memory.stat", "pgsteal", 100), (FG + "memory.events", "high", 3),
+                  ("proc/vmstat", "pgsteal_direct", 100))
+
+    def test_high_reclaims_and_reports(self):
+        self.reclaims()
+        p = self.sqlite()
+        self.assert_ok(p, "queries_per_s", 64)
+        self.assertEqual(self.read(FG + "memory.high").strip(), str(LIMIT))
+        self.assertIn("memory", self.read("sys/fs/cgroup/cgroup.subtree_control"))
+        self.assertIn("hotcold-reclaim limit_high_sqlite hc-fg pgscan=0 pgsteal=100 ", p.stderr)
+        self.assertIn("events_high=3", p.stderr)
+        self.assertIn("pgsteal_direct=100", p.stderr)
+
+    def test_max(self):
+        self.reclaims()
+        self.assert_ok(self.sqlite("max"), "queries_per_s", 64)
+        self.assertEqual(self.read(FG + "memory.max").strip(), str(LIMIT))
+
+    def test_no_memory_controller(self):
+        self.write("sys/fs/cgroup/cgroup.controllers", "cpu io pids\n")
+        self.assert_fails(self.sqlite(), "no memory controller in %s/sys/fs/cgroup/cgroup.controllers "
+                          "(CONFIG_MEMCG)" % self.d)
+
+    def test_limit_file_missing(self):
+        os.remove(self.path(FG + "memory.high"))
+        self.assert_fails(self.sqlite(), "no %s/%smemory.high (no memcg in this kernel: CONFIG_MEMCG)"
+                          % (self.d, FG))
+
+    def test_limit_refused(self):
+        self.plant(FG + "memory.max", "/dev/full")
+        self.assert_fails(self.sqlite("max"), "memory.max refused '%d' (No space left on device)" % LIMIT)
+
+    def test_limit_ignored(self):
+        self.plant(FG + "memory.high", "/dev/null")
+        self.assert_fails(self.sqlite(), "memory.high reads '' after '%d' was written" % LIMIT)
+
+    def test_cgroup_refuses_the_process(self):
+        self.plant(FG + "cgroup.procs", "/dev/full")
+        self.assert_fails(self.sqlite(), "hc-fg/cgroup.procs refused")
+
+    def test_limit_without_reclaim(self):
+        self.assert_fails(self.sqlite(), "memory.high made no reclaim in hc-fg (memory.stat's pgsteal "
+                          "did not move)")
+
+    def test_oom_kill(self):
+        self.hook("sqlite3", (FG + "memory.events", "oom_kill", 1), (FG + "memory.stat", "pgsteal", 1))
+        self.assert_fails(self.sqlite("max"), "the OOM killer ran in hc-fg (1 kills)")
+
+    def test_program_fails(self):
+        self.reclaims()
+        self.assert_fails(self.sqlite(STUB_SQLITE_FAIL=1), "sqlite3 failed on step 0: Error: database "
+                          "disk image is malformed")
+
+    def test_program_answers_short(self):
+        self.reclaims()
+        self.assert_fails(self.sqlite(STUB_SQLITE_DROP=5), "sqlite3 answered 63 of 64 statements")
+
+    def test_more_statements_than_the_list(self):
+        self.assert_fails(self.sqlite(n=80), "80 of the 64 lines of %s/data/queries.sql asked for"
+                          % self.d)
+
+    def test_compile(self):
+        self.hook("compile", (FG + "memory.stat", "pgsteal", 50), ("proc/vmstat", "pswpout", 10))
+        p = self.run_call("limit_compile limit_high_compile 1")
+        self.assert_ok(p, "builds_per_hour", 1)
+        self.assertEqual(self.read(FG + "memory.high").strip(), str(32 << 20))
+        self.assertIn("pswpout=10", p.stderr)
+        # zram set up, then taken down
+        self.assertEqual(self.read("sys/block/zram0/disksize").strip(), str(128 << 20))
+        self.assertNotIn("zram0", self.read("proc/swaps"))
+
+    def test_compile_fails(self):
+        self.assert_fails(self.run_call("limit_compile limit_high_compile 1", STUB_COMPILE_RC=1),
+                          "build 1 of 1 failed")
+
+    def test_no_zram(self):
+        shutil.rmtree(self.path("sys/block/zram0"))
+        self.assert_fails(self.run_call("limit_compile limit_high_compile 1"),
+                          "no %s/sys/block/zram0/disksize (CONFIG_ZRAM)" % self.d)
+
+    def test_swapon_fails(self):
+        self.assert_fails(self.run_call("limit_compile limit_high_compile 1", STUB_SWAPON_FAIL=1),
+                          "cannot swap on /dev/zram0")
+
+
+class Proactive(Sandbox):
+    def serve(self, **env):
+        return self.run_call("proactive_fileserver proactive_fileserver 64", **env)
+
+    def test_steps_reclaim_the_background(self):
+        self.hook("httperf", (BG + "memory.stat", "pgsteal", 10))
+        p = self.serve()
+        self.assert_ok(p, "requests_per_s", 64)
+        self.assertEqual(self.read(BG + "memory.reclaim").strip(), str(STEP))
+        self.assertIn("hotcold-reclaim proactive_fileserver global steps=16 asked_kb=%d short_steps=0 "
+                      % (16 * STEP // 1024), p.stderr)
+        self.assertIn("hotcold-reclaim proactive_fileserver hc-bg pgscan=0 pgsteal=160", p.stderr)
+        self.assertIn("web_down", self.read("log"))
+
+    def test_controller_finds_no_memory_reclaim(self):
+        os.remove(self.path(BG + "memory.reclaim"))
+        self.assert_fails(self.serve(), "the controller: no %s/%smemory.reclaim (memory.reclaim: "
+                          "Linux 5.19, CONFIG_MEMCG)" % (self.d, BG))
+
+    def test_controller_refused(self):
+        self.plant(BG + "memory.reclaim", "/dev/full")
+        self.assert_fails(self.serve(), "the controller: %s/%smemory.reclaim refused '%d' (No space "
+                          "left on device)" % (self.d, BG, STEP))
+
+    def test_load_generator_short(self):
+        self.hook("httperf", (BG + "memory.stat", "pgsteal", 10))
+        self.assert_fails(self.serve(STUB_HTTPERF_SHORT=1), "httperf: 4 connections, 4 requests, 3 "
+                          "replies, 3 of them 2xx: expected 4 each")
+
+    def test_load_generator_errors(self):
+        self.hook("httperf", (BG + "memory.stat", "pgsteal", 10))
+        self.assert_fails(self.serve(STUB_HTTPERF_ERRORS=2), "httperf: 2 errors")
+
+    def test_background_scan_fails(self):
+        os.remove(self.path("data/bench.db"))
+        self.assert_fails(self.serve(), "the background (0) answered 'dd failed'")
+
+    def test_reclaim_did_nothing(self):
+        self.assert_fails(self.serve(), "memory.reclaim made no reclaim in hc-bg")
+
+
+class AppCompaction(Sandbox):
+    def compact(self, how="zram", **env):
+        return self.run_call("app_compaction appcompact_%s %s 64" % (how, how), **env)
+
+    def test_zram(self):
+        self.hook("compact", ("proc/vmstat", "pswpout", 2048))
+        p = self.compact()
+        self.assert_ok(p, "queries_per_s", 64)
+        self.assertIn("hotcold-reclaim appcompact_zram global steps=16 paged_out_kb=131072 ", p.stderr)
+        self.assertEqual(self.read("sys/module/zswap/parameters/enabled").strip(), "N")
+
+    def test_zswap(self):
+        self.hook("compact", ("proc/vmstat", "zswpout", 2048))
+        p = self.compact("zswap")
+        self.assert_ok(p, "queries_per_s", 64)
+        self.assertEqual(self.read(BG + "memory.zswap.writeback").strip(), "0")
+        # enabled for the run, off after it
+        self.assertEqual(self.read("sys/module/zswap/parameters/enabled").strip(), "N")
+        self.assertIn("zswpout=32768", p.stderr)
+
+    def test_nothing_swapped_to_zram(self):
+        self.assert_fails(self.compact(), "nothing was swapped out to zram (pswpout did not move)")
+
+    def test_zswap_stored_nothing(self):
+        self.assert_fails(self.compact("zswap"), "zswap stored nothing (zswpout did not move)")
+
+    def test_zswap_let_pages_through(self):
+        self.hook("compact", ("proc/vmstat", "zswpout", 2048))
+        self.write("sys/block/zram0/mm_stat", "4096 100 0 0 0 0 0 0 0\n")
+        self.assert_fails(self.compact("zswap"), "zswap let 4096 bytes through to zram0")
+
+    def test_no_zswap(self):
+        shutil.rmtree(self.path("sys/module/zswap"))
+        self.assert_fails(self.compact("zswap"), "no %s/sys/module/zswap/parameters/enabled "
+                          "(CONFIG_ZSWAP)" % self.d)
+
+    def test_no_zswap_writeback_file(self):
+        os.remove(self.path(BG + "memory.zswap.writeback"))
+        self.assert_fails(self.compact("zswap"), "hc-bg/memory.zswap.writeback (no memcg")
+
+    def test_compaction_refused(self):
+        self.assert_fails(self.compact(STUB_COMPACT_FAIL=1), "process_madvise(MADV_PAGEOUT): "
+                          "Operation not permitted")
+
+    def test_compaction_advised_nothing(self):
+        self.assert_fails(self.compact(STUB_ANON_KB=0), "compaction advised no anonymous memory: "
+                          "anon_kb=0 file_kb=100")
+
+    def test_app_page_bad(self):
+        self.hook("compact", ("proc/vmstat", "pswpout", 2048))
+        self.assert_fails(self.compact(STUB_APP_BAD=1), "the background (touch 8192) answered "
+                          "'bad page 7'")
+
+
+class Kswapd(Sandbox):
+    def kswapd(self, **env):
+        return self.run_call("kswapd_other_cpu kswapd_other_cpu 64", **env)
+
+    def test_kswapd_on_cpu_1(self):
+        self.hook("sqlite3", ("proc/vmstat", "pgsteal_kswapd", 500), ("proc/vmstat", "pgsteal_direct", 7))
+        p = self.kswapd()
+        self.assert_ok(p, "queries_per_s", 64)
+        self.assertIn("pgsteal_kswapd=500 pgsteal_direct=7", p.stderr)
+        log = self.read("log")
+        self.assertIn("balloon 16", log)
+        # (the stand-in taskset bound it, not the host's)
+        self.assertIn("taskset -p 2 4242", log)
+        self.assertIn("taskset -c 0 sqlite3", log)
+        # its CPUs given back
+        self.assertEqual(self.read("mask").strip(), "3")
+
+    def test_no_kswapd_reclaim(self):
+        self.assert_fails(self.kswapd(), "kswapd reclaimed nothing (pgsteal_kswapd did not move)")
+
+    def test_kswapd_not_bound(self):
+        self.assert_fails(self.kswapd(STUB_TASKSET_REFUSE=1), "cannot bind kswapd0 (pid 4242) to CPU 1")
+
+    def test_one_cpu(self):
+        self.assert_fails(self.kswapd(STUB_NPROC=1), "1 vCPU: kswapd has no other CPU")
+
+
+@unittest.skipUnless(shutil.which("gcc"), "no gcc")
+class Helper(unittest.TestCase):
+    """guest/src/appcompact.c, built here, against a child of this test
+    (MADV_COLD only: the host's memory is not paged out)"""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.d = tempfile.mkdtemp(prefix="hotcold-appcompact.")
+        cls.bin = os.path.join(cls.d, "appcompact")
+        subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", cls.bin,
+                        os.path.join(ROOT, "guest/src/appcompact.c")], check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.d, True)
+
+    def app(self):
+        p = subprocess.Popen([self.bin, "app", "2", "/etc/passwd"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        self.addCleanup(p.stdout.close)
+        self.addCleanup(p.wait)
+        self.addCleanup(p.stdin.close)
+        self.assertEqual(p.stdout.readline(), "ready\n")
+        return p
+
+    def say(self, p, line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+        return p.stdout.readline().strip()
+
+    def test_compact_a_child(self):
+        p = self.app()
+        self.assertEqual(self.say(p, "touch 2048"), "ok")
+        c = subprocess.run([self.bin, "compact", str(p.pid), "cold"], capture_output=True, text=True)
+        self.assertEqual(c.returncode, 0, c.stderr)
+        kv = dict(w.split("=") for w in c.stdout.split())
+        self.assertGreaterEqual(int(kv["anon_kb"]), 2048)
+        self.assertGreater(int(kv["file_kb"]), 0)
+        self.assertEqual(self.say(p, "touch 2048"), "ok")
+
+    def test_a_page_that_comes_back_wrong(self):
+        p = self.app()
+        with open("/proc/%d/maps" % p.pid) as f:
+            two_mb = [int(x, 16) for x, y in (line.split()[0].split("-") for line in f)
+                      if int(y, 16) - int(x, 16) >= 2 << 20]
+        with open("/proc/%d/mem" % p.pid, "r+b", buffering=0) as mem:
+            for start in two_mb:
+                mem.seek(start + 3 * 4096)
+                mem.write(b"\0" * 8)
+        said = self.say(p, "touch 2048")
+        self.assertEqual(said, "bad page 3")
+        print("\n    planted: %s" % said)
+
+    def test_no_such_process(self):
+        c = subprocess.run([self.bin, "compact", "999999999"], capture_output=True, text=True)
+        self.assertEqual(c.returncode, 1)
+        self.assertIn("pidfd_open(999999999): No such process", c.stderr)
+
+
+class Registered(unittest.TestCase):
+    """queue_modern queues exactly the table's modern workloads, none of
+    them in a run that does not name it (runs: asked)"""
+
+    def test_queue_matches_the_table(self):
+        with open(os.path.join(ROOT, "guest/bench/modern.sh")) as f:
+            queued = [line.split()[1] for line in f if line.startswith("\trun ")]
+        with open(os.path.join(ROOT, "bench/workloads.tsv")) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
+        table = {r[0]: r for r in rows if r[0] in queued}
+        self.assertEqual(sorted(table), sorted(queued))
+        for name, r in table.items():
+            self.assertEqual((r[1], r[4]), ("program", "asked"), name)
+
+
+if __name__ == "__main__":
+    unittest.main()
