@@ -6,8 +6,20 @@ busybox's sh (the guest's shell; else the host's sh) against a stand-in
 programs (sqlite3, httperf, appcompact, swapon, taskset...) whose hooks
 move the counters as the kernel would.  Every failure the workloads check
 is planted once and its message watched; the real helper
-(guest/src/appcompact.c) is built with gcc and run against a child."""
+(guest/src/appcompact.c) is built with gcc and run against a child.
+
+The scripts run as root in the guest and would act on the host here, so
+each run is deny-by-default (Sandbox.run_call): (1) run by root, the
+shell drops to nobody with no capabilities (setpriv), so a write to the
+host's /proc, /sys or /dev, swapon, mount, taskset of another's thread
+or a kill of another's process is refused; (2) every busybox applet not
+in ALLOWED is a shell function that fails naming itself (busybox's sh
+runs its applets whatever PATH says) and PATH holds only the stubs and
+ALLOWED; (3) a refusal or an applet reached fails the test, whatever the
+workload made of it; (4) SYS, PROC and M_TMP must be the stand-ins.
+The Guard class plants each."""
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -15,7 +27,18 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHELL = ["busybox", "sh"] if shutil.which("busybox") else ["sh"]
+BUSYBOX = shutil.which("busybox")
+SHELL = [BUSYBOX, "sh"] if BUSYBOX else ["sh"]
+# the commands the workloads and the stubs may run besides the stubs:
+# files and text only
+ALLOWED = "awk cat cut dd grep head mkdir mkfifo mv rm rmdir sed seq sh sleep tail tr wc".split()
+# setpriv's drop to nobody, no capabilities, for a run by root
+NOBODY = 65534
+DROP = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups",
+        "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+# what the host said when the guard refused, or an applet not stubbed
+REFUSED = re.compile(r"^.*(test: .* reached|Permission denied|Operation not permitted|"
+                     r"Read-only file system|not found|not the stand-in).*$", re.M)
 LIMIT = 16 << 20        # pressure.sh's SQLITE_ROOM in bytes
 STEP = 33554432 * 956 // 10000 // 4096 * 4096   # Senpai's step of a 32 MB hc-bg
 
@@ -38,7 +61,7 @@ STUBS = {
                   '  [ -z "${STUB_APP_BAD:-}" ] || { echo "bad page 7"; exit 1; }; echo ok; done ;;\n'
                   'compact) [ ! -f "$STUB/hook.compact" ] || . "$STUB/hook.compact"\n'
                   '  [ -z "${STUB_COMPACT_FAIL:-}" ] || { echo "appcompact compact: process_madvise(MADV_PAGEOUT):'
-                  ' Operation not permitted" >&2; exit 1; }\n'
+                  ' Invalid argument" >&2; exit 1; }\n'
                   '  echo "anon_kb=${STUB_ANON_KB:-8192} file_kb=100" ;;\nesac\n',
     "mkswap": "exit 0\n",
     "swapon": '[ -z "${STUB_SWAPON_FAIL:-}" ] || exit 1\n'
@@ -55,7 +78,8 @@ STUBS = {
 }
 
 DRIVER = """set -u
-export PATH="%(d)s/bin:$PATH" HOTCOLD_SYS=%(d)s/sys HOTCOLD_PROC=%(d)s/proc HOTCOLD_TMP=%(d)s/tmp STUB=%(d)s
+export PATH="%(d)s/bin:%(d)s/allowed" HOTCOLD_SYS=%(d)s/sys HOTCOLD_PROC=%(d)s/proc HOTCOLD_TMP=%(d)s/tmp STUB=%(d)s
+%(deny)s
 . %(root)s/guest/lib.sh
 SHAPE= B=%(d)s/bin N=2
 . %(root)s/guest/bench/programs.sh
@@ -74,9 +98,8 @@ compile_one() { [ ! -f "$STUB/hook.compile" ] || . "$STUB/hook.compile"; mkdir -
 web_up() { WEB_PID=lighttpd; }
 web_down() { echo web_down >>"$STUB/log"; }
 %(stubs)s
-mount() { echo "test: mount $* reached" >&2; return 1; }
-umount() { echo "test: umount $* reached" >&2; return 1; }
-losetup() { echo "test: losetup $* reached" >&2; return 1; }
+[ "$SYS,$PROC,$M_TMP" = "%(d)s/sys,%(d)s/proc,%(d)s/tmp" ] ||
+	{ echo "test: SYS, PROC or M_TMP not the stand-in: $SYS $PROC $M_TMP" >&2; exit 99; }
 %(call)s
 """
 # the stubs as functions: busybox's sh runs its own applets (taskset,
@@ -84,6 +107,15 @@ losetup() { echo "test: losetup $* reached" >&2; return 1; }
 # act on the host
 STUB_FUNCTIONS = "\n".join('%s() { "$STUB/bin/%s" "$@"; }' % (n, n)
                            for n in ("mkswap", "swapon", "swapoff", "taskset", "pidof", "nproc"))
+# every other applet (mount, losetup, renice, sysctl, kill, swapon...):
+# a function that fails naming itself (a function comes before an applet
+# or a regular builtin; names that are no shell names are left to (1))
+APPLETS = (subprocess.run([BUSYBOX, "--list"], capture_output=True, text=True).stdout.split()
+           if BUSYBOX else [])
+DENY_FUNCTIONS = "\n".join('%s() { echo "test: %s $* reached: no stub, it would run on the host" >&2;'
+                            ' return 127; }' % (n, n) for n in APPLETS
+                            if re.fullmatch(r"[a-z_][a-z0-9_]*", n) and n not in ALLOWED
+                            and n not in ("sh", "ash", "echo", "printf", "test", "true", "false"))
 
 VMSTAT = ("allocstall_normal allocstall_movable pgscan_kswapd pgscan_direct pgsteal_kswapd "
           "pgsteal_direct pgsteal_anon pgsteal_file workingset_refault_anon "
@@ -127,6 +159,9 @@ class Sandbox(unittest.TestCase):
         for name, body in STUBS.items():
             self.write("bin/" + name, "#!/bin/sh\n" + body)
             os.chmod(self.path("bin/" + name), 0o755)
+        os.makedirs(self.path("allowed"))
+        for name in ALLOWED:
+            os.symlink(shutil.which(name), self.path("allowed/" + name))
 
     def path(self, rel):
         return os.path.join(self.d, rel)
@@ -152,11 +187,33 @@ class Sandbox(unittest.TestCase):
         os.remove(self.path(rel))
         os.symlink(target, self.path(rel))
 
-    def run_call(self, call, **env):
+    def run_raw(self, call, **env):
+        """CALL in the stand-in guest, unprivileged (root: as nobody)"""
         e = dict(os.environ, **{k: str(v) for k, v in env.items()})
-        return subprocess.run(SHELL + ["-c", DRIVER % {"d": self.d, "root": ROOT, "call": call,
-                                                         "stubs": STUB_FUNCTIONS}],
-                              capture_output=True, text=True, env=e, timeout=60)
+        drop = []
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                self.fail("refusing to run the guest scripts as root without setpriv "
+                          "(util-linux): they would act on the host")
+            drop = DROP
+            for top, dirs, files in os.walk(self.d):
+                for n in [top] + [os.path.join(top, f) for f in dirs + files]:
+                    os.lchown(n, NOBODY, NOBODY)
+        return subprocess.run(drop + SHELL + ["-c", DRIVER % {
+            "d": self.d, "root": ROOT, "call": call, "stubs": STUB_FUNCTIONS,
+            "deny": DENY_FUNCTIONS}], capture_output=True, text=True, env=e, timeout=60,
+            cwd=self.d)
+
+    def assert_guarded(self, p):
+        """nothing the guard refused, no applet without a stub reached"""
+        said = [m.group(0) for m in REFUSED.finditer(p.stdout + p.stderr)]
+        if said:
+            self.fail("the guest scripts reached the host: " + " | ".join(said))
+
+    def run_call(self, call, **env):
+        p = self.run_raw(call, **env)
+        self.assert_guarded(p)
+        return p
 
     def assert_ok(self, p, metric, ops):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
@@ -346,7 +403,7 @@ class AppCompaction(Sandbox):
 
     def test_compaction_refused(self):
         self.assert_fails(self.compact(STUB_COMPACT_FAIL=1), "process_madvise(MADV_PAGEOUT): "
-                          "Operation not permitted")
+                          "Invalid argument")
 
     def test_compaction_advised_nothing(self):
         self.assert_fails(self.compact(STUB_ANON_KB=0), "compaction advised no anonymous memory: "
@@ -385,6 +442,46 @@ class Kswapd(Sandbox):
         self.assert_fails(self.kswapd(STUB_NPROC=1), "1 vCPU: kswapd has no other CPU")
 
 
+class Guard(Sandbox):
+    """each of run_call's guards planted once: the run it guards fails"""
+
+    def refused(self, p, says):
+        with self.assertRaises(AssertionError) as cm:
+            self.assert_guarded(p)
+        self.assertIn(says, str(cm.exception))
+        print("\n    planted: %s" % str(cm.exception).splitlines()[0])
+
+    def test_a_host_file_is_not_written(self):
+        # a file of the host's that nobody may write (root: not even root,
+        # once dropped), outside the stand-ins
+        d = tempfile.mkdtemp(prefix="hotcold-host.")
+        self.addCleanup(shutil.rmtree, d, True)
+        f = os.path.join(d, "host")
+        with open(f, "w") as h:
+            h.write("host\n")
+        os.chmod(f, 0o444)
+        self.refused(self.run_raw("echo planted >%s" % f), "Permission denied")
+        with open(f) as h:
+            self.assertEqual(h.read(), "host\n")
+
+    @unittest.skipUnless(BUSYBOX, "no busybox: its applets are not there to reach")
+    def test_an_applet_without_a_stub(self):
+        self.refused(self.run_raw("renice -n 0 -p $$"), "test: renice -n 0 -p")
+
+    def test_a_program_off_the_path(self):
+        self.refused(self.run_raw("python3 -c 0"), "not found")
+
+    def test_the_stand_ins_unset(self):
+        global DRIVER
+        driver = DRIVER
+        self.addCleanup(globals().__setitem__, "DRIVER", driver)
+        DRIVER = driver.replace("HOTCOLD_SYS=%(d)s/sys ", "")
+        p = self.run_raw("echo never")
+        self.assertEqual(p.returncode, 99)
+        self.assertNotIn("never", p.stdout)
+        self.refused(p, "not the stand-in: /sys ")
+
+
 @unittest.skipUnless(shutil.which("gcc"), "no gcc")
 class Helper(unittest.TestCase):
     """guest/src/appcompact.c, built here, against a child of this test
@@ -415,6 +512,9 @@ class Helper(unittest.TestCase):
         p.stdin.flush()
         return p.stdout.readline().strip()
 
+    # (process_madvise() of another process needs CAP_SYS_NICE: root's,
+    # as in the guest)
+    @unittest.skipUnless(os.geteuid() == 0, "process_madvise of another process needs CAP_SYS_NICE")
     def test_compact_a_child(self):
         p = self.app()
         self.assertEqual(self.say(p, "touch 2048"), "ok")
