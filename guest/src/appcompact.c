@@ -14,12 +14,18 @@
  *   whole) and a byte of every page of its files, and prints "ok", or
  *   "bad page N" and exits 1; exits 0 at the end of its input.
  *        appcompact compact PID [cold]
- *   MADV_PAGEOUT of PID's anonymous mappings and MADV_COLD of its file
- *   mappings (/proc/PID/maps), by process_madvise(2) in batches of at
- *   most UIO_MAXIOV (1024) ranges, as CachedAppOptimizer compacts a cached app;
+ *   MADV_PAGEOUT of PID's anonymous mappings and MADV_COLD of all its
+ *   others (/proc/PID/maps, as advice_of() sorts them), by process_madvise(2)
+ *   in batches of at most UIO_MAXIOV (1024) ranges, as CachedAppOptimizer's
+ *   full compaction does to a cached app; a mapping the kernel refuses with
+ *   EINVAL (mlocked, VM_PFNMAP, hugetlb) is skipped and counted, as there;
  *   cold: MADV_COLD for the anonymous mappings too (moves nothing out:
- *   the host's unit test).  prints: anon_kb=N file_kb=N (what the calls
- *   advised); fails naming the call and its error.
+ *   the host's unit test).  prints: anon_kb=N file_kb=N skipped=N
+ *   skipped_kb=N (what the calls advised, not what left memory, and the
+ *   mappings skipped); any other error fails, naming the call and it.
+ *        appcompact advice MAPS
+ *   each line of MAPS (the format of /proc/PID/maps) with the advice
+ *   compact gives it (advice_of): pageout, cold or none.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,8 +140,46 @@ static int app(long mb, int nfiles, char **files)
 	return 0;
 }
 
-/* advise the ranges in iov (n of them) with ADVICE, all of them */
-static int advise(int pidfd, struct iovec *iov, int n, int advice, long *kb)
+/* what compact advises */
+struct tally {
+	long anon_kb, file_kb, skipped_kb;
+	int skipped;
+};
+
+#define NONE 0
+#define BAD (-1)
+
+/*
+ * the advice for one line of /proc/PID/maps, as CachedAppOptimizer's full
+ * compaction gives it: MADV_PAGEOUT for a private mapping of no file,
+ * whatever its name ([heap], [stack], [anon:NAME]) and its permissions
+ * (read-only ones too), MADV_COLD for every other (files, shared memory).
+ * NONE for the kernel's own ([vdso], [vvar], [vsyscall]): no app memory,
+ * and [vsyscall] lies outside every VMA (process_madvise: ENOMEM).
+ * BAD: not a line of that format.
+ */
+static int advice_of(const char *line, unsigned long *start, unsigned long *end)
+{
+	char perms[8], name[256] = "";
+	unsigned long inode;
+
+	if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", start, end, perms,
+		   &inode, name) < 4 || strlen(perms) != 4 || *end <= *start)
+		return BAD;
+	if (name[0] == '[' && strcmp(name, "[heap]") && strcmp(name, "[stack]") &&
+	    strncmp(name, "[anon", 5))
+		return NONE;
+	return !inode && perms[3] == 'p' ? MADV_PAGEOUT : MADV_COLD;
+}
+
+/*
+ * ADVICE for the n ranges in iov, all of them; *kb gains what was advised.
+ * The kernel advises a vector's ranges in order and, at the first it
+ * refuses, returns what it advised before it, or the error if none: a
+ * range refused with EINVAL is skipped and counted in t.
+ */
+static int advise(int pidfd, struct iovec *iov, int n, int advice,
+		  long *kb, struct tally *t)
 {
 	long done;
 	int i = 0;
@@ -144,10 +188,16 @@ static int advise(int pidfd, struct iovec *iov, int n, int advice, long *kb)
 		int batch = n - i > BATCH ? BATCH : n - i;
 
 		done = syscall(SYS_process_madvise, pidfd, iov + i, batch, advice, 0);
-		if (done < 0) {
+		if (done < 0 && errno == EINVAL) {
+			t->skipped++;
+			t->skipped_kb += iov[i++].iov_len / 1024;
+			continue;
+		}
+		if (done <= 0) {
 			fprintf(stderr, "appcompact compact: process_madvise(%s): %s%s\n",
 				advice == MADV_PAGEOUT ? "MADV_PAGEOUT" : "MADV_COLD",
-				strerror(errno), errno == ENOSYS ?
+				done ? strerror(errno) : "advised nothing",
+				done && errno == ENOSYS ?
 				" (a kernel without process_madvise: CONFIG_ADVISE_SYSCALLS)" : "");
 			return 1;
 		}
@@ -163,13 +213,39 @@ static int advise(int pidfd, struct iovec *iov, int n, int advice, long *kb)
 	return 0;
 }
 
+/* each line of the maps file PATH with its advice */
+static int show(const char *path)
+{
+	static const char *const word[] = { [NONE] = "none", [MADV_COLD] = "cold",
+					    [MADV_PAGEOUT] = "pageout" };
+	unsigned long start, end;
+	char line[512];
+	FILE *maps = fopen(path, "r");
+	int a;
+
+	if (!maps) {
+		fprintf(stderr, "appcompact advice: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		a = advice_of(line, &start, &end);
+		if (a == BAD) {
+			fprintf(stderr, "appcompact advice: %s: cannot read '%s'\n", path, line);
+			return 1;
+		}
+		printf("%s %s", word[a], line);
+	}
+	fclose(maps);
+	return 0;
+}
+
 static int compact(int pid, int cold)
 {
 	static struct iovec anon[65536], file[65536];
-	unsigned long start, end, inode;
-	int pidfd, na = 0, nf = 0, rc;
-	char path[64], line[512], perms[8], name[256];
-	long anon_kb = 0, file_kb = 0;
+	unsigned long start, end;
+	int pidfd, na = 0, nf = 0, rc, a;
+	char path[64], line[512];
+	struct tally t = { 0 };
 	FILE *maps;
 
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
@@ -184,31 +260,29 @@ static int compact(int pid, int cold)
 		return 1;
 	}
 	while (fgets(line, sizeof(line), maps)) {
-		name[0] = 0;
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", &start, &end, perms,
-			   &inode, name) < 4) {
+		a = advice_of(line, &start, &end);
+		if (a == BAD) {
 			fprintf(stderr, "appcompact compact: %s: cannot read '%s'\n", path, line);
 			return 1;
 		}
-		/* the kernel's own ([vdso], [vvar], [vsyscall]) is not the app's */
-		if (name[0] == '[' && strcmp(name, "[heap]") && strcmp(name, "[stack]"))
-			continue;
 		if (na == 65536 || nf == 65536) {
-			fprintf(stderr, "appcompact compact: more than 65536 mappings in %s\n", path);
+			fprintf(stderr, "appcompact compact: more than 65536 mappings in %s\n",
+				path);
 			return 1;
 		}
-		if (inode)
-			file[nf++] = (struct iovec){ (void *)start, end - start };
-		else if (perms[1] == 'w')
+		if (a == MADV_PAGEOUT)
 			anon[na++] = (struct iovec){ (void *)start, end - start };
+		else if (a == MADV_COLD)
+			file[nf++] = (struct iovec){ (void *)start, end - start };
 	}
 	fclose(maps);
-	rc = advise(pidfd, anon, na, cold ? MADV_COLD : MADV_PAGEOUT, &anon_kb) ||
-	     advise(pidfd, file, nf, MADV_COLD, &file_kb);
+	rc = advise(pidfd, anon, na, cold ? MADV_COLD : MADV_PAGEOUT, &t.anon_kb, &t) ||
+	     advise(pidfd, file, nf, MADV_COLD, &t.file_kb, &t);
 	close(pidfd);
 	if (rc)
 		return 1;
-	printf("anon_kb=%ld file_kb=%ld\n", anon_kb, file_kb);
+	printf("anon_kb=%ld file_kb=%ld skipped=%d skipped_kb=%ld\n", t.anon_kb, t.file_kb,
+	       t.skipped, t.skipped_kb);
 	return 0;
 }
 
@@ -219,6 +293,9 @@ int main(int argc, char **argv)
 	if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "cold"))) &&
 	    !strcmp(argv[1], "compact") && atoi(argv[2]) > 0)
 		return compact(atoi(argv[2]), argc == 4);
-	fprintf(stderr, "usage: appcompact app MB FILE... | appcompact compact PID [cold]\n");
+	if (argc == 3 && !strcmp(argv[1], "advice"))
+		return show(argv[2]);
+	fprintf(stderr, "usage: appcompact app MB FILE... | appcompact compact PID [cold] | %s\n",
+		"appcompact advice MAPS");
 	return 2;
 }

@@ -62,7 +62,7 @@ STUBS = {
                   'compact) [ ! -f "$STUB/hook.compact" ] || . "$STUB/hook.compact"\n'
                   '  [ -z "${STUB_COMPACT_FAIL:-}" ] || { echo "appcompact compact: process_madvise(MADV_PAGEOUT):'
                   ' Invalid argument" >&2; exit 1; }\n'
-                  '  echo "anon_kb=${STUB_ANON_KB:-8192} file_kb=100" ;;\nesac\n',
+                  '  echo "anon_kb=${STUB_ANON_KB:-8192} file_kb=100 skipped=0 skipped_kb=0" ;;\nesac\n',
     "mkswap": "exit 0\n",
     "swapon": '[ -z "${STUB_SWAPON_FAIL:-}" ] || exit 1\n'
               'echo "$1 partition 131068 0 -2" >>"$HOTCOLD_PROC/swaps"\n',
@@ -482,6 +482,47 @@ class Guard(Sandbox):
         self.refused(p, "not the stand-in: /sys ")
 
 
+# a child with three anonymous mappings besides its own: 4 MB written,
+# 4 MB read-only and, below both (first in its maps), 64 kB mlocked, which
+# MADV_COLD and MADV_PAGEOUT refuse with EINVAL
+LOCKED_CHILD = r"""
+#include <stdio.h>
+#include <sys/mman.h>
+#define MB (1L << 20)
+int main(void)
+{
+	char *a = mmap(0, 4 * MB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *r = mmap(0, 4 * MB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *l = mmap(0, 64 << 10, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (a == MAP_FAILED || r == MAP_FAILED || l == MAP_FAILED || mlock(l, 64 << 10)) {
+		perror("child");
+		return 1;
+	}
+	a[0] = l[0] = 1;
+	printf("ready %lx\n", (unsigned long)l);
+	fflush(stdout);
+	getchar();
+	return 0;
+}
+"""
+# /proc/PID/maps of an app, each line with the advice Android's full
+# compaction gives it
+MAPS = [("cold", "00400000-00401000 r-xp 00000000 fe:00 123 /usr/bin/app"),
+        ("pageout", "00600000-00601000 rw-p 00000000 00:00 0"),
+        ("pageout", "01000000-01021000 rw-p 00000000 00:00 0 [heap]"),
+        ("pageout", "7f0000000000-7f0000400000 rw-p 00000000 00:00 0 [anon:dalvik-main space]"),
+        ("pageout", "7f0000400000-7f0000800000 r--p 00000000 00:00 0"),
+        ("pageout", "7f0000800000-7f0000801000 ---p 00000000 00:00 0"),
+        ("cold", "7f0000900000-7f0000a00000 rw-s 00000000 00:01 4242 /dev/zero (deleted)"),
+        ("cold", "7f0000a00000-7f0000a01000 rw-s 00000000 00:01 4243 [anon_shmem:ashmem]"),
+        ("cold", "7f0000b00000-7f0000b01000 r--p 00000000 fe:00 124 /system/framework/boot.art"),
+        ("pageout", "7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]"),
+        ("none", "7ffc00100000-7ffc00104000 r--p 00000000 00:00 0 [vvar]"),
+        ("none", "7ffc00104000-7ffc00106000 r-xp 00000000 00:00 0 [vdso]"),
+        ("none", "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]")]
+
+
 @unittest.skipUnless(shutil.which("gcc"), "no gcc")
 class Helper(unittest.TestCase):
     """guest/src/appcompact.c, built here, against a child of this test
@@ -493,6 +534,9 @@ class Helper(unittest.TestCase):
         cls.bin = os.path.join(cls.d, "appcompact")
         subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", cls.bin,
                         os.path.join(ROOT, "guest/src/appcompact.c")], check=True)
+        cls.locked = os.path.join(cls.d, "locked")
+        subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-o", cls.locked, "-x", "c", "-"],
+                       input=LOCKED_CHILD, text=True, check=True)
 
     @classmethod
     def tearDownClass(cls):
@@ -524,6 +568,44 @@ class Helper(unittest.TestCase):
         self.assertGreaterEqual(int(kv["anon_kb"]), 2048)
         self.assertGreater(int(kv["file_kb"]), 0)
         self.assertEqual(self.say(p, "touch 2048"), "ok")
+
+    @unittest.skipUnless(os.geteuid() == 0, "process_madvise of another process needs CAP_SYS_NICE")
+    def test_skips_a_region_it_cannot_advise(self):
+        # as CachedAppOptimizer: the mlocked mapping is skipped and
+        # counted, the ones after it are advised
+        p = subprocess.Popen([self.locked], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(p.stdout.close)
+        self.addCleanup(p.wait)
+        self.addCleanup(p.stdin.close)
+        self.assertTrue(p.stdout.readline().startswith("ready "))
+        c = subprocess.run([self.bin, "compact", str(p.pid), "cold"], capture_output=True, text=True)
+        if c.returncode:
+            print("\n    planted: %s" % c.stderr.strip())
+        self.assertEqual(c.returncode, 0, c.stderr)
+        kv = dict(w.split("=") for w in c.stdout.split())
+        self.assertEqual((kv["skipped"], kv["skipped_kb"]), ("1", "64"), c.stdout)
+        self.assertGreaterEqual(int(kv["anon_kb"]), 8192, c.stdout)
+
+    def test_advice_of_each_mapping(self):
+        d = tempfile.mkdtemp(prefix="hotcold-maps.")
+        self.addCleanup(shutil.rmtree, d, True)
+        with open(os.path.join(d, "maps"), "w") as f:
+            f.write("".join(line + "\n" for _, line in MAPS))
+        c = subprocess.run([self.bin, "advice", os.path.join(d, "maps")], capture_output=True,
+                           text=True)
+        self.assertEqual(c.returncode, 0, c.stderr)
+        got = [line.split(" ", 1) for line in c.stdout.splitlines()]
+        for (want, line), (said, back) in zip(MAPS, got):
+            if said != want:
+                print("\n    planted: %s %s (wanted %s)" % (said, line, want))
+            self.assertEqual((said, back), (want, line))
+        self.assertEqual(len(got), len(MAPS))
+        with open(os.path.join(d, "maps"), "a") as f:
+            f.write("7f00-7e00 rw-p 00000000 00:00 0\n")
+        c = subprocess.run([self.bin, "advice", os.path.join(d, "maps")], capture_output=True,
+                           text=True)
+        self.assertEqual(c.returncode, 1)
+        self.assertIn("cannot read '7f00-7e00 rw-p", c.stderr)
 
     def test_a_page_that_comes_back_wrong(self):
         p = self.app()
