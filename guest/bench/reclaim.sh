@@ -59,6 +59,11 @@ cg_new() {
 	done
 }
 
+# cg_has CGROUP FILE WHY: the cgroup's FILE is there, or named with WHY
+cg_has() {
+	[ -e "$CG/$1/$2" ] || { echo "no $CG/$1/$2 ($3)"; return 1; }
+}
+
 # cg_join [CGROUP]: this shell (and what it starts from now on) moved into
 # CGROUP, or back to the root; never called in $(...), whose subshell
 # would move instead

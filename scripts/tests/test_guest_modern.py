@@ -47,6 +47,8 @@ STUBS = {
     "bump": "# bump FILE KEY N: KEY's value in FILE (vmstat's format) raised by N\n"
             "awk -v k=\"$2\" -v n=\"$3\" '$1 == k { $2 += n } { print }' \"$1\" >\"$1.new\" &&"
             " mv \"$1.new\" \"$1\"\n",
+    "grow": "# grow FILE N: the number in FILE (memory.swap.current's format) raised by N\n"
+            "read -r v <\"$1\"; echo $((v + $2)) >\"$1\"\n",
     "sqlite3": '[ ! -f "$STUB/hook.sqlite3" ] || . "$STUB/hook.sqlite3"\n'
                '[ -z "${STUB_SQLITE_FAIL:-}" ] || { echo "Error: database disk image is malformed" >&2; exit 1; }\n'
                'n=0\nwhile read -r l; do n=$((n + 1)); [ "$n" = "${STUB_SQLITE_DROP:-0}" ] || echo "row $n"; done\n',
@@ -62,7 +64,8 @@ STUBS = {
                   'compact) [ ! -f "$STUB/hook.compact" ] || . "$STUB/hook.compact"\n'
                   '  [ -z "${STUB_COMPACT_FAIL:-}" ] || { echo "appcompact compact: process_madvise(MADV_PAGEOUT):'
                   ' Invalid argument" >&2; exit 1; }\n'
-                  '  echo "anon_kb=${STUB_ANON_KB:-8192} file_kb=100 skipped=0 skipped_kb=0" ;;\nesac\n',
+                  '  echo "${STUB_COMPACT_SAYS:-anon_kb=${STUB_ANON_KB:-8192} file_kb=100'
+                  ' skipped=${STUB_SKIPPED:-0} skipped_kb=0}" ;;\nesac\n',
     "mkswap": "exit 0\n",
     "swapon": '[ -z "${STUB_SWAPON_FAIL:-}" ] || exit 1\n'
               'echo "$1 partition 131068 0 -2" >>"$HOTCOLD_PROC/swaps"\n',
@@ -138,6 +141,7 @@ class Sandbox(unittest.TestCase):
             self.write("sys/fs/cgroup/" + f, "")
         for c in ("hc-fg", "hc-bg"):
             files = {"memory.high": "max", "memory.max": "max", "memory.current": "33554432",
+                     "memory.swap.current": "0",
                      "memory.reclaim": "", "cgroup.procs": "", "memory.zswap.writeback": "1",
                      "memory.stat": "".join("%s 0\n" % k for k in MEMSTAT),
                      "memory.events": "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n"}
@@ -177,9 +181,12 @@ class Sandbox(unittest.TestCase):
             return f.read()
 
     def hook(self, prog, *bumps):
-        """PROG, when it runs, moves the counters: (FILE, KEY, N)..."""
-        self.write("hook." + prog, "".join('bump "%s" %s %d\n' % (self.path(f), k, n)
-                                           for f, k, n in bumps))
+        """PROG, when it runs, moves the counters: (FILE, KEY, N) a
+        counter of vmstat's format, (FILE, N) a file of one number"""
+        self.write("hook." + prog, "".join('bump "%s" %s %d\n' % (self.path(b[0]), b[1], b[2])
+                                           if len(b) == 3 else
+                                           'grow "%s" %d\n' % (self.path(b[0]), b[1])
+                                           for b in bumps))
 
     def plant(self, rel, target):
         """a kernel file replaced by a symlink (/dev/full: every write
@@ -361,36 +368,59 @@ class Proactive(Sandbox):
         self.assert_fails(self.serve(), "memory.reclaim made no reclaim in hc-bg")
 
 
+SWAPPED = (BG + "memory.swap.current", 8 << 20)    # a compaction's 8 MB to swap
+
+
 class AppCompaction(Sandbox):
     def compact(self, how="zram", **env):
         return self.run_call("app_compaction appcompact_%s %s 64" % (how, how), **env)
 
     def test_zram(self):
-        self.hook("compact", ("proc/vmstat", "pswpout", 2048))
-        p = self.compact()
+        self.hook("compact", SWAPPED)
+        p = self.compact(STUB_ANON_KB=32768)
         self.assert_ok(p, "queries_per_s", 64)
-        self.assertIn("hotcold-reclaim appcompact_zram global steps=16 paged_out_kb=131072 ", p.stderr)
+        # what left memory, not what was advised
+        self.assertIn("hotcold-reclaim appcompact_zram global steps=16 advised_kb=524288 "
+                      "paged_out_kb=131072 skipped_regions=0 ", p.stderr)
         self.assertEqual(self.read("sys/module/zswap/parameters/enabled").strip(), "N")
 
     def test_zswap(self):
-        self.hook("compact", ("proc/vmstat", "zswpout", 2048))
+        self.hook("compact", SWAPPED, (BG + "memory.stat", "zswpout", 2048))
         p = self.compact("zswap")
         self.assert_ok(p, "queries_per_s", 64)
         self.assertEqual(self.read(BG + "memory.zswap.writeback").strip(), "0")
         # enabled for the run, off after it
         self.assertEqual(self.read("sys/module/zswap/parameters/enabled").strip(), "N")
-        self.assertIn("zswpout=32768", p.stderr)
+        self.assertIn("hotcold-reclaim appcompact_zswap hc-bg ", p.stderr)
+        self.assertIn(" zswpout=32768", p.stderr)
 
-    def test_nothing_swapped_to_zram(self):
-        self.assert_fails(self.compact(), "nothing was swapped out to zram (pswpout did not move)")
+    def test_advised_but_nothing_paged_out(self):
+        # process_madvise() said it advised 8 MB a step, and something
+        # else swapped (the global counters moved): hc-bg lost nothing
+        self.hook("compact", ("proc/vmstat", "pswpout", 2048), ("proc/vmstat", "zswpout", 2048))
+        self.assert_fails(self.compact(), "the compactions paged nothing out of hc-bg (its "
+                          "memory.swap.current did not grow; they advised 131072 kB)")
 
-    def test_zswap_stored_nothing(self):
-        self.assert_fails(self.compact("zswap"), "zswap stored nothing (zswpout did not move)")
+    def test_zswap_stored_another_cgroups_pages(self):
+        self.hook("compact", SWAPPED, ("proc/vmstat", "zswpout", 2048))
+        self.assert_fails(self.compact("zswap"), "zswap stored nothing of hc-bg (its "
+                          "memory.stat's zswpout did not move)")
 
     def test_zswap_let_pages_through(self):
-        self.hook("compact", ("proc/vmstat", "zswpout", 2048))
+        self.hook("compact", SWAPPED, (BG + "memory.stat", "zswpout", 2048))
         self.write("sys/block/zram0/mm_stat", "4096 100 0 0 0 0 0 0 0\n")
         self.assert_fails(self.compact("zswap"), "zswap let 4096 bytes through to zram0")
+
+    def test_no_swap_accounting(self):
+        os.remove(self.path(BG + "memory.swap.current"))
+        self.assert_fails(self.compact(), "no %s/%smemory.swap.current (swap accounting: "
+                          "CONFIG_SWAP)" % (self.d, BG))
+
+    def test_skipped_regions_reported(self):
+        self.hook("compact", SWAPPED)
+        p = self.compact(STUB_SKIPPED=2)
+        self.assert_ok(p, "queries_per_s", 64)
+        self.assertIn("paged_out_kb=131072 skipped_regions=32 ", p.stderr)
 
     def test_no_zswap(self):
         shutil.rmtree(self.path("sys/module/zswap"))
@@ -405,12 +435,14 @@ class AppCompaction(Sandbox):
         self.assert_fails(self.compact(STUB_COMPACT_FAIL=1), "process_madvise(MADV_PAGEOUT): "
                           "Invalid argument")
 
-    def test_compaction_advised_nothing(self):
-        self.assert_fails(self.compact(STUB_ANON_KB=0), "compaction advised no anonymous memory: "
-                          "anon_kb=0 file_kb=100")
+    def test_compaction_says_something_else(self):
+        self.hook("compact", SWAPPED)
+        self.assert_fails(self.compact(STUB_COMPACT_SAYS="anon_kb=8192 file_kb=100"),
+                          "compaction: 'anon_kb=8192 file_kb=100', %s/%smemory.swap.current: "
+                          "'8388608' '16777216'" % (self.d, BG))
 
     def test_app_page_bad(self):
-        self.hook("compact", ("proc/vmstat", "pswpout", 2048))
+        self.hook("compact", SWAPPED)
         self.assert_fails(self.compact(STUB_APP_BAD=1), "the background (touch 8192) answered "
                           "'bad page 7'")
 
