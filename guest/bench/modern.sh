@@ -28,7 +28,8 @@ M_COMPILE_HIGH_MB=32
 # proactive_fileserver: the background scans M_SCAN_KB of the database per
 # step; the controller writes memory.reclaim for 9.56 % of its cgroup per
 # step: Senpai's largest probe (1 % of the size per 6 s interval, taken
-# when the stall is under its 10 ms target) over ten intervals, 1 - 0.99^10
+# when the stall is at most a tenth of its 10 ms target) over ten
+# intervals, 1 - 0.99^10, with no pressure read (docs/decisions.md)
 # (DAMON_RECLAIM's quota, 128 MiB a second, would take the whole cache at
 # each step: a guest's seconds hold a few steps)
 M_SCAN_KB=2816
