@@ -18,7 +18,7 @@ TREE=$BUILD/linux
 VANILLA_SRC=$BUILD/vanilla-src
 BASELINE_TAG=baseline
 SERIES_BRANCH=hotcold
-FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power rule-cold-first rule-cold-outside-high rule-cold-refill hotcap"
+FLAVOURS="vanilla hotcold hotcold-bench debug single nopcp layout power rule-cold-first rule-cold-outside-high rule-cold-refill hotcap layer1"
 # the flavours built with configs/kunit.config (and memory-hotplug.config):
 # the test kernels, the only ones with test code
 KUNIT_FLAVOURS="hotcold debug"
