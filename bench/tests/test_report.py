@@ -1583,7 +1583,7 @@ class WorkloadTable(unittest.TestCase):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(report.workloads.main(["boot=ram"]), 2)
             self.assertEqual(report.workloads.main(["colour=red"]), 2)
-        self.assertIn("boot is one of mem, disk, 2cpu, ccd4, ccd8, ccd8prog, 2cpuprog, prog, sweep",
+        self.assertIn("boot is one of mem, disk, 2cpu, ccd4, ccd8, ccd8prog, prog, sweep",
                       err.getvalue())
         out = io.StringIO()
         with contextlib.redirect_stdout(out):

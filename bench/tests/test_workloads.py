@@ -149,9 +149,7 @@ class TheTable(unittest.TestCase):
             bad = workloads.boot_main(["swap", "web"])
             none = workloads.boot_main([])
         self.assertEqual((rc, bad, none), (0, 2, 2))
-        self.assertEqual(out.getvalue(), "compile fileserver sqlite backup_beside_compile "
-                         "limit_high_sqlite limit_max_sqlite limit_high_compile "
-                         "proactive_fileserver appcompact_zram appcompact_zswap\n")
+        self.assertEqual(out.getvalue(), "compile fileserver sqlite backup_beside_compile\n")
         self.assertIn("expected BOOT [WORKLOADS...]", err.getvalue())
 
 

@@ -92,8 +92,8 @@ run() {
 }
 
 # run_queue: the queued workloads, in ONLY's order (every one queued,
-# in the queue's order, with no names given); compile,
-# backup_beside_compile and limit_compile get their configured tree first, outside the
+# in the queue's order, with no names given); compile and
+# backup_beside_compile get their configured tree first, outside the
 # vmstat and cache counts of their run (configure's last, or one made
 # here)
 run_queue() {
@@ -108,7 +108,7 @@ run_queue() {
 		# shellcheck disable=SC2086 # the queued words
 		set -- $line
 		case $3 in
-		compile | backup_beside_compile | limit_compile)
+		compile | backup_beside_compile)
 			[ ! -x "$PROG/configure" ] ||
 				compile_tree >/dev/null || echo "hotcold: configure of the compile tree failed ($1 fails below)" ;;
 		esac

@@ -19,33 +19,29 @@
 PDATA=/prog/data
 PIMG=/tmp/pressure.img
 PLOOP=/dev/loop2
-# pressure_mount: the data mounted on /data (once per boot: each workload
-# runs in a subshell, so the mount is the state)
-pressure_mount() {
-	grep -q " /data " /proc/mounts && return 0
-	if [ ! -r $PDATA/pressure.img.gz ] || [ ! -r $PDATA/sizes ]; then
-		echo "no pressure data in this boot ($PDATA: scripts/programs.sh)"
-		return 1
-	fi
-	if ! gunzip -c $PDATA/pressure.img.gz >$PIMG || ! losetup $PLOOP $PIMG; then
-		rm -f $PIMG
-		echo "cannot copy $PDATA/pressure.img.gz behind $PLOOP (/tmp full?)"
-		return 1
-	fi
-	if ! mkdir -p /data || ! mount -t ext4 -o ro $PLOOP /data; then
-		losetup -d $PLOOP
-		rm -f $PIMG
-		echo "cannot mount $PLOOP (the pressure image) on /data"
-		return 1
-	fi
-}
-
-# pressure_up ROOM_MB: the data mounted (pressure_mount) and the balloon
-# sized for ROOM_MB of page cache room; prints what it did to stderr
+# pressure_up ROOM_MB: the data mounted (once per boot: each workload runs
+# in a subshell, so the mount is the state) and the balloon sized for
+# ROOM_MB of page cache room; prints what it did to stderr
 pressure_up() {
 	local room=$1 avail hold
 	pressure_release
-	pressure_mount || return 1
+	if ! grep -q " /data " /proc/mounts; then
+		if [ ! -r $PDATA/pressure.img.gz ] || [ ! -r $PDATA/sizes ]; then
+			echo "no pressure data in this boot ($PDATA: scripts/programs.sh)"
+			return 1
+		fi
+		if ! gunzip -c $PDATA/pressure.img.gz >$PIMG || ! losetup $PLOOP $PIMG; then
+			rm -f $PIMG
+			echo "cannot copy $PDATA/pressure.img.gz behind $PLOOP (/tmp full?)"
+			return 1
+		fi
+		if ! mkdir -p /data || ! mount -t ext4 -o ro $PLOOP /data; then
+			losetup -d $PLOOP
+			rm -f $PIMG
+			echo "cannot mount $PLOOP (the pressure image) on /data"
+			return 1
+		fi
+	fi
 	drop_caches
 	avail=$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)
 	hold=$((${avail:-0} - room * 1024))

@@ -105,10 +105,6 @@ esac
 . /guest/bench/programs.sh
 # shellcheck source=../bench/pressure.sh
 . /guest/bench/pressure.sh
-# shellcheck source=../bench/reclaim.sh
-. /guest/bench/reclaim.sh
-# shellcheck source=../bench/modern.sh
-. /guest/bench/modern.sh
 
 [ "$MODE" = fixed ] && warm_up "$HISTORY"
 
@@ -179,7 +175,6 @@ queue_w2002
 queue_scenarios
 queue_programs
 queue_pressure
-queue_modern
 run_queue
 pressure_down || failed pressure "the data's mount, loop device or balloon did not come down"
 rm -rf "$COMPILE_SRC"

@@ -371,30 +371,6 @@ class Suites(unittest.TestCase):
         self.assertTrue({"prog", "ccd4", "ccd8", "ccd8prog"} <= self.parts(files))
 
 
-class Modern(unittest.TestCase):
-    """the modern family (guest/bench/modern.sh, runs asked): in no run
-    that does not name it; named, its programs boot (prog) and the
-    2cpuprog shape (2 vCPUs with the programs archive)"""
-    NAMES = "limit_high_sqlite limit_max_sqlite limit_high_compile proactive_fileserver " \
-            "appcompact_zram appcompact_zswap kswapd_other_cpu"
-
-    def test_not_in_the_default_run_nor_quick(self):
-        for env in (dict(RUN_SEED="7", SUITE="both"), dict(RUN_SEED="7", QUICK="1")):
-            listed = [x for x in write(**env)["plan"] if x.startswith("workloads=")][0]
-            self.assertFalse(set(self.NAMES.split()) & set(listed.split("=")[1].split()), env)
-
-    def test_named_they_boot(self):
-        files = write(CONFIGS="vanilla hotcold", RUN_SEED="7", CONFIG_BASE="distro",
-                      WORKLOADS=self.NAMES)
-        got = {}
-        for kv, _ in boots(files).values():
-            got.setdefault(kv["boot"], set()).update(kv["workloads"].split(","))
-            self.assertEqual((kv["vcpus"], kv["programs"], kv["shape"]),
-                             ("2" if kv["boot"] == "2cpuprog" else "1", "yes", "-"))
-        self.assertEqual(got, {"prog": set(self.NAMES.split()) - {"kswapd_other_cpu"},
-                               "2cpuprog": {"kswapd_other_cpu"}})
-
-
 class LeftOut(unittest.TestCase):
     """configurations no deterministic boot gives work leave the run
     (their targets then say "not in this run", not NOT RUN)"""
